@@ -1,0 +1,313 @@
+/*
+ * mpit backend: the only code that sees an mpi.h.  It is compiled once per MPI
+ * ABI family (Open MPI, MPICH) against that family's header and built as a
+ * loadable module with MPI symbols left undefined: they resolve to the MPI
+ * library the application already loaded, so libpapi never links libmpi.
+ */
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../mpit_backend.h"
+#include "family_quirks.h"
+
+struct mpit_session {
+    MPI_T_pvar_session session;
+    int alive;                 /* 0 once MPI_T state was torn down at finalize */
+    struct mpit_session *next; /* every live session, for the finalize sweep */
+};
+
+struct mpit_handle {
+    MPI_T_pvar_handle handle;
+    mpit_session_t *owner;
+};
+
+static int mpit_initialized;
+static atomic_int mpi_finalizing;      /* set by the COMM_SELF delete callback */
+static int self_keyval = MPI_KEYVAL_INVALID;
+static mpit_session_t *sessions;
+static mpit_finalize_hook_t finalize_hook;
+
+static int to_status(int err)
+{
+    if (err == MPI_SUCCESS) return MPIT_OK;
+    if (err == MPI_T_ERR_INVALID_INDEX || err == MPI_T_ERR_INVALID) return MPIT_ERR_INVALID;
+    if (err == MPI_T_ERR_INVALID_NAME) return MPIT_ERR_NOT_FOUND;
+    return MPIT_ERR_MPI;
+}
+
+static int mpi_state(void)
+{
+    int flag = 0;
+    if (atomic_load_explicit(&mpi_finalizing, memory_order_acquire)) return MPIT_MPI_FINALIZED;
+    MPI_Finalized(&flag);
+    if (flag) return MPIT_MPI_FINALIZED;
+    MPI_Initialized(&flag);
+    return flag ? MPIT_MPI_RUNNING : MPIT_MPI_NOT_STARTED;
+}
+
+/* Runs first thing in MPI_Finalize: free every pvar handle while MPI_T still
+ * works, and stop the front end from reading storage MPI is about to free. */
+static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+    (void)comm; (void)keyval; (void)attr; (void)extra;
+    atomic_store_explicit(&mpi_finalizing, 1, memory_order_release);
+    if (finalize_hook) finalize_hook();
+    for (mpit_session_t *s = sessions; s; s = s->next) {
+        if (s->alive)
+            MPI_T_pvar_session_free(&s->session);
+        s->alive = 0;
+    }
+    if (mpit_initialized && quirks.finalize_mpit_before_mpi) {
+        MPI_T_finalize();
+        mpit_initialized = 0;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Once MPI runs, hook MPI_Finalize through an attribute on MPI_COMM_SELF. */
+static void watch_finalize(void)
+{
+    if (self_keyval != MPI_KEYVAL_INVALID || mpi_state() != MPIT_MPI_RUNNING) return;
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_self_delete, &self_keyval, NULL) == MPI_SUCCESS)
+        MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
+}
+
+static int init(char *why, size_t why_len)
+{
+    int provided = 0, required = MPI_THREAD_MULTIPLE, err;
+    if (mpit_initialized) return MPIT_OK;
+    if (mpi_state() == MPIT_MPI_FINALIZED) {
+        snprintf(why, why_len, "MPI is already finalized; MPI_T cannot be used");
+        return MPIT_ERR_GONE;
+    }
+    /* Open MPI 4.1 lets the first MPI_T_init_thread overwrite the process
+     * thread level: pass the application's own level once MPI runs. */
+    if (mpi_state() == MPIT_MPI_RUNNING) MPI_Query_thread(&required);
+    err = MPI_T_init_thread(required, &provided);
+    if (err != MPI_SUCCESS) {
+        snprintf(why, why_len, "MPI_T_init_thread failed with MPI error %d", err);
+        return MPIT_ERR_MPI;
+    }
+    mpit_initialized = 1;
+    watch_finalize();
+    return MPIT_OK;
+}
+
+static void shutdown_mpit(void)
+{
+    if (!mpit_initialized) return;
+    int state = mpi_state();
+    /* Open MPI 4.1 crashes in MPI_T_finalize after MPI_Finalize; MPICH frees
+     * cvars still in use if MPI_T is finalized while MPI runs. */
+    if ((state != MPIT_MPI_FINALIZED && quirks.finalize_mpit_before_mpi) ||
+        (state != MPIT_MPI_RUNNING && !quirks.finalize_mpit_before_mpi)) {
+        MPI_T_finalize();
+        mpit_initialized = 0;
+    }
+}
+
+static void set_finalize_hook(mpit_finalize_hook_t hook) { finalize_hook = hook; }
+
+static void library_version(char *buf, size_t len)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+    if (MPI_Get_library_version(v, &n) != MPI_SUCCESS) n = 0;
+    v[n < (int)sizeof v ? n : (int)sizeof v - 1] = '\0';
+    char *nl = strchr(v, '\n');
+    if (nl) *nl = '\0';
+    snprintf(buf, len, "%s", v);
+}
+
+static int pvar_num(int *num)
+{
+    watch_finalize();
+    return to_status(MPI_T_pvar_get_num(num));
+}
+
+/* MPI_T class constants differ between families; this table maps them. */
+static const struct { int mpi; int ours; } class_map[] = {
+    {MPI_T_PVAR_CLASS_STATE, MPIT_CLASS_STATE},
+    {MPI_T_PVAR_CLASS_LEVEL, MPIT_CLASS_LEVEL},
+    {MPI_T_PVAR_CLASS_SIZE, MPIT_CLASS_SIZE},
+    {MPI_T_PVAR_CLASS_PERCENTAGE, MPIT_CLASS_PERCENTAGE},
+    {MPI_T_PVAR_CLASS_HIGHWATERMARK, MPIT_CLASS_HIGHWATERMARK},
+    {MPI_T_PVAR_CLASS_LOWWATERMARK, MPIT_CLASS_LOWWATERMARK},
+    {MPI_T_PVAR_CLASS_COUNTER, MPIT_CLASS_COUNTER},
+    {MPI_T_PVAR_CLASS_AGGREGATE, MPIT_CLASS_AGGREGATE},
+    {MPI_T_PVAR_CLASS_TIMER, MPIT_CLASS_TIMER},
+    {MPI_T_PVAR_CLASS_GENERIC, MPIT_CLASS_GENERIC},
+};
+
+static const struct { int mpi; int ours; } bind_map[] = {
+    {MPI_T_BIND_NO_OBJECT, MPIT_BIND_NONE},
+    {MPI_T_BIND_MPI_COMM, MPIT_BIND_COMM},
+    {MPI_T_BIND_MPI_WIN, MPIT_BIND_WIN},
+    {MPI_T_BIND_MPI_FILE, MPIT_BIND_FILE},
+    {MPI_T_BIND_MPI_REQUEST, MPIT_BIND_REQUEST},
+};
+
+static const struct { int mpi; int ours; } verbosity_map[] = {
+    {MPI_T_VERBOSITY_USER_BASIC, 0}, {MPI_T_VERBOSITY_USER_DETAIL, 1}, {MPI_T_VERBOSITY_USER_ALL, 2},
+    {MPI_T_VERBOSITY_TUNER_BASIC, 3}, {MPI_T_VERBOSITY_TUNER_DETAIL, 4}, {MPI_T_VERBOSITY_TUNER_ALL, 5},
+    {MPI_T_VERBOSITY_MPIDEV_BASIC, 6}, {MPI_T_VERBOSITY_MPIDEV_DETAIL, 7}, {MPI_T_VERBOSITY_MPIDEV_ALL, 8},
+};
+
+#define MAP(table, value, fallback) map_int(table, sizeof table / sizeof table[0], value, fallback)
+static int map_int(const void *table, size_t n, int value, int fallback)
+{
+    const struct { int mpi; int ours; } *t = table;
+    for (size_t i = 0; i < n; i++)
+        if (t[i].mpi == value) return t[i].ours;
+    return fallback;
+}
+
+static int map_class_back(int ours)
+{
+    for (size_t i = 0; i < sizeof class_map / sizeof class_map[0]; i++)
+        if (class_map[i].ours == ours) return class_map[i].mpi;
+    return -1;
+}
+
+/* Datatype handles are pointers in Open MPI and ints in MPICH: compare. */
+static int map_dtype(MPI_Datatype t)
+{
+    if (t == MPI_INT) return MPIT_TYPE_INT;
+    if (t == MPI_UNSIGNED) return MPIT_TYPE_UNSIGNED;
+    if (t == MPI_LONG) return MPIT_TYPE_LONG;
+    if (t == MPI_UNSIGNED_LONG) return MPIT_TYPE_UNSIGNED_LONG;
+    if (t == MPI_LONG_LONG || t == MPI_LONG_LONG_INT) return MPIT_TYPE_LONG_LONG;
+    if (t == MPI_UNSIGNED_LONG_LONG) return MPIT_TYPE_UNSIGNED_LONG_LONG;
+    if (t == MPI_DOUBLE) return MPIT_TYPE_DOUBLE;
+    if (t == MPI_COUNT) return MPIT_TYPE_COUNT_T;
+    if (t == MPI_CHAR) return MPIT_TYPE_CHAR;
+    return MPIT_TYPE_UNKNOWN;
+}
+
+static int pvar_info(int index, mpit_pvar_info_t *info)
+{
+    int name_len = MPIT_NAME_LEN, desc_len = MPIT_DESC_LEN;
+    int verbosity, var_class, bind, readonly, continuous, atomic;
+    MPI_Datatype dtype;
+    MPI_T_enum enumtype;
+    int err = MPI_T_pvar_get_info(index, info->name, &name_len, &verbosity, &var_class, &dtype,
+                                  &enumtype, info->desc, &desc_len, &bind, &readonly, &continuous,
+                                  &atomic);
+    if (err != MPI_SUCCESS) return to_status(err);
+    info->name[MPIT_NAME_LEN - 1] = '\0';
+    info->desc[MPIT_DESC_LEN - 1] = '\0';
+    info->cls = MAP(class_map, var_class, MPIT_CLASS_GENERIC);
+    info->bind = MAP(bind_map, bind, MPIT_BIND_OTHER);
+    info->verbosity = MAP(verbosity_map, verbosity, 8);
+    info->dtype = map_dtype(dtype);
+    info->readonly = readonly;
+    info->continuous = continuous;
+    info->atomic = atomic;
+    return MPIT_OK;
+}
+
+static int pvar_index(const char *name, int cls, int *index)
+{
+    int mpi_class = map_class_back(cls);
+    if (mpi_class < 0) return MPIT_ERR_INVALID;
+    return to_status(MPI_T_pvar_get_index(name, mpi_class, index));
+}
+
+static int session_create(mpit_session_t **out)
+{
+    mpit_session_t *s = calloc(1, sizeof *s);
+    if (!s) return MPIT_ERR_MPI;
+    if (mpi_state() == MPIT_MPI_FINALIZED) { free(s); return MPIT_ERR_GONE; }
+    int err = MPI_T_pvar_session_create(&s->session);
+    if (err != MPI_SUCCESS) { free(s); return to_status(err); }
+    s->alive = 1;
+    s->next = sessions;
+    sessions = s;
+    *out = s;
+    return MPIT_OK;
+}
+
+static void session_free(mpit_session_t *s)
+{
+    if (!s) return;
+    if (s->alive && mpi_state() != MPIT_MPI_FINALIZED) MPI_T_pvar_session_free(&s->session);
+    for (mpit_session_t **p = &sessions; *p; p = &(*p)->next)
+        if (*p == s) { *p = s->next; break; }
+    free(s);
+}
+
+static int handle_alloc(mpit_session_t *s, int index, int comm, mpit_handle_t **out, int *count)
+{
+    mpit_pvar_info_t info;
+    int err = pvar_info(index, &info);
+    if (err != MPIT_OK) return err;
+    if (!s->alive || mpi_state() == MPIT_MPI_FINALIZED) return MPIT_ERR_GONE;
+    MPI_Comm c = comm == MPIT_COMM_SELF ? MPI_COMM_SELF : MPI_COMM_WORLD;
+    void *obj = NULL;
+    if (info.bind == MPIT_BIND_COMM) {
+        if (mpi_state() != MPIT_MPI_RUNNING) return MPIT_ERR_NO_OBJECT;
+        obj = &c;
+    } else if (info.bind != MPIT_BIND_NONE) {
+        return MPIT_ERR_NO_OBJECT;
+    }
+    mpit_handle_t *h = calloc(1, sizeof *h);
+    if (!h) return MPIT_ERR_MPI;
+    *count = 1; /* Open MPI leaves it unset for SPCs that are not attached */
+    err = MPI_T_pvar_handle_alloc(s->session, index, obj, &h->handle, count);
+    if (err != MPI_SUCCESS) { free(h); return to_status(err); }
+    h->owner = s;
+    *out = h;
+    return MPIT_OK;
+}
+
+static int handle_start(mpit_handle_t *h)
+{
+    if (!h->owner->alive) return MPIT_ERR_GONE;
+    int err = MPI_T_pvar_start(h->owner->session, h->handle);
+    return err == MPI_T_ERR_PVAR_NO_STARTSTOP ? MPIT_OK : to_status(err);
+}
+
+static int handle_stop(mpit_handle_t *h)
+{
+    if (!h->owner->alive) return MPIT_ERR_GONE;
+    int err = MPI_T_pvar_stop(h->owner->session, h->handle);
+    return err == MPI_T_ERR_PVAR_NO_STARTSTOP ? MPIT_OK : to_status(err);
+}
+
+static int handle_reset(mpit_handle_t *h)
+{
+    if (!h->owner->alive) return MPIT_ERR_GONE;
+    return to_status(MPI_T_pvar_reset(h->owner->session, h->handle));
+}
+
+static int handle_read(mpit_handle_t *h, void *buf)
+{
+    if (!h->owner->alive) return MPIT_ERR_GONE;
+    return to_status(MPI_T_pvar_read(h->owner->session, h->handle, buf));
+}
+
+static const mpit_backend_t backend = {
+    .abi = MPIT_BACKEND_ABI,
+    .family = FAMILY_NAME,
+    .init = init,
+    .shutdown = shutdown_mpit,
+    .mpi_state = mpi_state,
+    .set_finalize_hook = set_finalize_hook,
+    .library_version = library_version,
+    .pvar_num = pvar_num,
+    .pvar_info = pvar_info,
+    .pvar_index = pvar_index,
+    .session_create = session_create,
+    .session_free = session_free,
+    .handle_alloc = handle_alloc,
+    .handle_start = handle_start,
+    .handle_stop = handle_stop,
+    .handle_reset = handle_reset,
+    .handle_read = handle_read,
+};
+
+const mpit_backend_t *mpit_backend_entry(void);
+const mpit_backend_t *mpit_backend_entry(void) { return &backend; }

@@ -1,0 +1,232 @@
+/*
+ * PAPI component "mpit": MPI_T performance variables as PAPI native events.
+ * Front end only: PAPI's vector, no MPI types.  The MPI side lives in a
+ * backend module chosen at run time for the MPI the process uses.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "papi.h"
+#include "papi_internal.h"
+#include "papi_memory.h"
+#include "papi_vector.h"
+
+#include "mpit_catalog.h"
+#include "mpit_control.h"
+#include "mpit_loader.h"
+#include "mpit_semantics.h"
+#include "mpit_values.h"
+#include "mpit_warn.h"
+
+papi_vector_t _mpit_vector;
+
+static const mpit_backend_t *backend;
+
+static void on_mpi_finalize(void) { mpit_control_mpi_gone(); }
+
+/* Cheap: looks for MPI symbols already in the process and loads the backend
+ * module; MPI_T itself is initialised on first use of the catalog. */
+static int mpit_init_component(int cidx)
+{
+    papi_vector_t *v = &_mpit_vector;
+    v->cmp_info.CmpIdx = cidx;
+    v->cmp_info.num_native_events = 0;
+    char why[PAPI_MAX_STR_LEN];
+    backend = mpit_load_backend(why, sizeof why);
+    if (!backend) {
+        v->cmp_info.disabled = PAPI_ECMP;
+        snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN, "%s", why);
+        v->cmp_info.initialized = 1;
+        return PAPI_ECMP;
+    }
+    backend->set_finalize_hook(on_mpi_finalize);
+    mpit_catalog_init(backend);
+    mpit_control_set_backend(backend);
+    v->cmp_info.disabled = PAPI_OK;
+    v->cmp_info.disabled_reason[0] = '\0';
+    v->cmp_info.initialized = 1;
+    return PAPI_OK;
+}
+
+static int mpit_init_thread(hwd_context_t *ctx) { (void)ctx; return PAPI_OK; }
+static int mpit_shutdown_thread(hwd_context_t *ctx) { (void)ctx; return PAPI_OK; }
+
+static int mpit_shutdown_component(void)
+{
+    mpit_catalog_clear(); /* finalizes MPI_T where this MPI allows it */
+    _mpit_vector.cmp_info.initialized = 0;
+    return PAPI_OK;
+}
+
+static int mpit_init_control_state(hwd_control_state_t *ctl)
+{
+    memset(ctl, 0, sizeof(mpit_control_t));
+    return PAPI_OK;
+}
+
+static int mpit_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
+                                     hwd_context_t *ctx)
+{
+    (void)ctx;
+    int codes[MPIT_MAX_EVENTS];
+    char why[512];
+    if (count > MPIT_MAX_EVENTS) return PAPI_ECNFLCT;
+    for (int i = 0; i < count; i++) {
+        codes[i] = native[i].ni_event;
+        native[i].ni_position = i;
+    }
+    int err = mpit_control_update((mpit_control_t *)ctl, codes, count, why, sizeof why);
+    if (err != PAPI_OK) mpit_warn("cannot add event: %s", why);
+    return err;
+}
+
+static int mpit_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+    (void)ctx;
+    char why[512];
+    int err = mpit_control_start((mpit_control_t *)ctl, why, sizeof why);
+    if (err != PAPI_OK) mpit_warn("cannot start: %s", why);
+    return err;
+}
+
+static int mpit_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **values, int flags)
+{
+    (void)ctx; (void)flags;
+    return mpit_control_read((mpit_control_t *)ctl, values);
+}
+
+static int mpit_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+    (void)ctx;
+    return mpit_control_stop((mpit_control_t *)ctl);
+}
+
+static int mpit_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+    (void)ctx;
+    return mpit_control_reset((mpit_control_t *)ctl);
+}
+
+static int mpit_cleanup_eventset(hwd_control_state_t *ctl)
+{
+    mpit_control_cleanup((mpit_control_t *)ctl);
+    return PAPI_OK;
+}
+
+static int mpit_ntv_enum_events(unsigned int *code, int modifier)
+{
+    int next;
+    switch (modifier) {
+    case PAPI_ENUM_FIRST:
+        mpit_catalog_rescan(); /* MPI_T may have grown since the last listing */
+        next = mpit_catalog_next_listed(-1);
+        break;
+    case PAPI_ENUM_EVENTS:
+        next = mpit_catalog_next_listed((int)*code);
+        break;
+    default:
+        return PAPI_EINVAL; /* qualifiers are described in each event's text */
+    }
+    if (next < 0) return PAPI_ENOEVNT;
+    *code = (unsigned)next;
+    return PAPI_OK;
+}
+
+static int mpit_ntv_name_to_code(const char *name, unsigned int *code)
+{
+    char why[512];
+    int c;
+    int err = mpit_catalog_lookup(name, &c, why, sizeof why);
+    if (err != PAPI_OK) {
+        mpit_warn("%s: %s", name, why);
+        return err;
+    }
+    *code = (unsigned)c;
+    return PAPI_OK;
+}
+
+static int mpit_ntv_code_to_name(unsigned int code, char *name, int len)
+{
+    const mpit_entry_t *e = mpit_catalog_get((int)code);
+    if (!e) return PAPI_ENOEVNT;
+    snprintf(name, len, "%s", e->name);
+    return PAPI_OK;
+}
+
+static int mpit_ntv_code_to_descr(unsigned int code, char *descr, int len)
+{
+    const mpit_entry_t *e = mpit_catalog_get((int)code);
+    if (!e) return PAPI_ENOEVNT;
+    if (e->unusable[0]) snprintf(descr, len, "%s (cannot be added: %s)", e->description, e->unusable);
+    else snprintf(descr, len, "%s", e->description);
+    return PAPI_OK;
+}
+
+static int mpit_ntv_code_to_info(unsigned int code, PAPI_event_info_t *info)
+{
+    const mpit_entry_t *e = mpit_catalog_get((int)code);
+    if (!e) return PAPI_ENOEVNT;
+    snprintf(info->symbol, sizeof info->symbol, "%s", e->name);
+    mpit_ntv_code_to_descr(code, info->long_descr, sizeof info->long_descr);
+    snprintf(info->short_descr, sizeof info->short_descr, "%.63s", e->description);
+    snprintf(info->units, sizeof info->units, "%s", e->units ? e->units : "");
+    const mpit_semantics_t *sem = mpit_class_semantics(e->cls);
+    info->data_type = mpit_dtype_is_float(e->info.dtype) ? PAPI_DATATYPE_FP64 : PAPI_DATATYPE_INT64;
+    info->value_type = sem->value_type;
+    info->timescope = sem->timescope;
+    info->location = PAPI_LOCATION_CORE; /* per process */
+    info->update_type = PAPI_UPDATETYPE_ARBITRARY;
+    return PAPI_OK;
+}
+
+static int mpit_set_domain(hwd_control_state_t *ctl, int domain)
+{
+    (void)ctl; (void)domain;
+    return PAPI_OK;
+}
+
+static int mpit_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
+{
+    (void)ctx; (void)code; (void)option;
+    return PAPI_OK;
+}
+
+papi_vector_t _mpit_vector = {
+    .cmp_info = {
+        .name = "mpit",
+        .short_name = "mpit",
+        .description = "MPI_T performance variables of the running MPI library",
+        .version = "0.1",
+        .num_mpx_cntrs = MPIT_MAX_EVENTS,
+        .num_cntrs = MPIT_MAX_EVENTS,
+        .default_domain = PAPI_DOM_USER,
+        .available_domains = PAPI_DOM_USER,
+        .default_granularity = PAPI_GRN_THR,
+        .available_granularities = PAPI_GRN_THR,
+        .hardware_intr_sig = PAPI_INT_SIGNAL,
+    },
+    .size = {
+        .context = 1,
+        .control_state = sizeof(mpit_control_t),
+        .reg_value = 1,
+        .reg_alloc = 1,
+    },
+    .init_component = mpit_init_component,
+    .init_thread = mpit_init_thread,
+    .init_control_state = mpit_init_control_state,
+    .shutdown_component = mpit_shutdown_component,
+    .shutdown_thread = mpit_shutdown_thread,
+    .cleanup_eventset = mpit_cleanup_eventset,
+    .update_control_state = mpit_update_control_state,
+    .start = mpit_start,
+    .stop = mpit_stop,
+    .read = mpit_read,
+    .reset = mpit_reset,
+    .ntv_enum_events = mpit_ntv_enum_events,
+    .ntv_name_to_code = mpit_ntv_name_to_code,
+    .ntv_code_to_name = mpit_ntv_code_to_name,
+    .ntv_code_to_descr = mpit_ntv_code_to_descr,
+    .ntv_code_to_info = mpit_ntv_code_to_info,
+    .set_domain = mpit_set_domain,
+    .ctl = mpit_ctl,
+};

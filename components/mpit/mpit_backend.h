@@ -1,0 +1,102 @@
+/*
+ * The boundary between the mpit front end (PAPI side, no MPI types) and a
+ * backend compiled against one MPI family's mpi.h and loaded at run time.
+ * Everything crossing it is plain C: our own enums for classes, datatypes and
+ * bindings, opaque pointers for sessions and handles.
+ */
+#ifndef MPIT_BACKEND_H
+#define MPIT_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bump when the struct below changes; a backend of another version is refused. */
+#define MPIT_BACKEND_ABI 3
+#define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
+
+#define MPIT_NAME_LEN 256
+#define MPIT_DESC_LEN 1024
+
+/* Return codes of backend calls. */
+enum mpit_status {
+    MPIT_OK = 0,
+    MPIT_ERR_INVALID = -1,   /* stale or unusable index, bad argument */
+    MPIT_ERR_NOT_FOUND = -2, /* no such variable (yet) */
+    MPIT_ERR_NO_OBJECT = -3, /* binding needs an object that does not exist (MPI not initialized) */
+    MPIT_ERR_GONE = -4,      /* MPI is finalized: MPI_T storage may be freed */
+    MPIT_ERR_MPI = -5        /* any other MPI_T error */
+};
+
+/* MPI_T performance variable classes, in the standard's order. */
+enum mpit_class {
+    MPIT_CLASS_STATE, MPIT_CLASS_LEVEL, MPIT_CLASS_SIZE, MPIT_CLASS_PERCENTAGE,
+    MPIT_CLASS_HIGHWATERMARK, MPIT_CLASS_LOWWATERMARK, MPIT_CLASS_COUNTER,
+    MPIT_CLASS_AGGREGATE, MPIT_CLASS_TIMER, MPIT_CLASS_GENERIC, MPIT_CLASS_COUNT
+};
+
+/* MPI_T basic datatypes a pvar may have. */
+enum mpit_dtype {
+    MPIT_TYPE_UNKNOWN, MPIT_TYPE_INT, MPIT_TYPE_UNSIGNED, MPIT_TYPE_LONG,
+    MPIT_TYPE_UNSIGNED_LONG, MPIT_TYPE_LONG_LONG, MPIT_TYPE_UNSIGNED_LONG_LONG,
+    MPIT_TYPE_DOUBLE, MPIT_TYPE_COUNT_T, MPIT_TYPE_CHAR, MPIT_TYPE_NUM
+};
+
+/* What a variable is bound to. */
+enum mpit_bind {
+    MPIT_BIND_NONE, MPIT_BIND_COMM, MPIT_BIND_WIN, MPIT_BIND_FILE,
+    MPIT_BIND_REQUEST, MPIT_BIND_OTHER
+};
+
+/* Which communicator a COMM-bound variable is bound to. */
+enum mpit_comm { MPIT_COMM_WORLD, MPIT_COMM_SELF };
+
+/* State of the MPI library in this process. */
+enum mpit_mpi_state { MPIT_MPI_NOT_STARTED, MPIT_MPI_RUNNING, MPIT_MPI_FINALIZED };
+
+typedef struct mpit_pvar_info {
+    char name[MPIT_NAME_LEN];
+    char desc[MPIT_DESC_LEN];
+    int cls;        /* enum mpit_class */
+    int dtype;      /* enum mpit_dtype */
+    int bind;       /* enum mpit_bind */
+    int verbosity;  /* 0..8, user basic .. mpidev all */
+    int readonly, continuous, atomic;
+} mpit_pvar_info_t;
+
+typedef struct mpit_session mpit_session_t;
+typedef struct mpit_handle mpit_handle_t;
+
+/* Called by the backend when MPI is about to tear down MPI_T state (from an
+ * MPI_COMM_SELF attribute delete callback inside MPI_Finalize). */
+typedef void (*mpit_finalize_hook_t)(void);
+
+typedef struct mpit_backend {
+    int abi;                 /* MPIT_BACKEND_ABI */
+    const char *family;      /* "Open MPI", "MPICH" */
+
+    /* MPI_T_init_thread at the application's thread level; once. */
+    int (*init)(char *why, size_t why_len);
+    /* Frees MPI_T if and when this MPI allows it (see mpi-facts: opposite orders). */
+    void (*shutdown)(void);
+    int (*mpi_state)(void);
+    void (*set_finalize_hook)(mpit_finalize_hook_t hook);
+    void (*library_version)(char *buf, size_t len);
+
+    int (*pvar_num)(int *num);
+    int (*pvar_info)(int index, mpit_pvar_info_t *info);
+    int (*pvar_index)(const char *name, int cls, int *index);
+
+    int (*session_create)(mpit_session_t **session);
+    void (*session_free)(mpit_session_t *session);
+    /* Allocates a handle for pvar index; *count receives the element count. */
+    int (*handle_alloc)(mpit_session_t *session, int index, int comm, mpit_handle_t **handle, int *count);
+    int (*handle_start)(mpit_handle_t *handle);
+    int (*handle_stop)(mpit_handle_t *handle);
+    int (*handle_reset)(mpit_handle_t *handle);
+    /* Hot path: reads count elements of the pvar's datatype into buf. */
+    int (*handle_read)(mpit_handle_t *handle, void *buf);
+} mpit_backend_t;
+
+typedef const mpit_backend_t *(*mpit_backend_entry_fn)(void);
+
+#endif

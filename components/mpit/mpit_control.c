@@ -1,0 +1,258 @@
+#include "mpit_control.h"
+
+#include <float.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpit_catalog.h"
+#include "mpit_semantics.h"
+#include "papi.h"
+
+static const mpit_backend_t *backend;
+static atomic_int mpi_gone;
+
+void mpit_control_set_backend(const mpit_backend_t *b) { backend = b; }
+
+void mpit_control_mpi_gone(void) { atomic_store_explicit(&mpi_gone, 1, memory_order_release); }
+
+static int gone(void) { return atomic_load_explicit(&mpi_gone, memory_order_acquire); }
+
+static void unbind(mpit_control_t *cs)
+{
+    for (int i = 0; i < cs->num; i++) {
+        free(cs->slot[i].raw);
+        cs->slot[i].raw = NULL;
+        cs->slot[i].handle = NULL; /* freed with the session */
+    }
+    if (cs->session && backend) backend->session_free(cs->session);
+    cs->session = NULL;
+    cs->bound = 0;
+}
+
+/* Checks an entry can be measured at all; 0 or a PAPI error with why. */
+static int check_entry(int code, char *why, int why_len)
+{
+    const mpit_entry_t *e = mpit_catalog_get(code);
+    if (!e) {
+        snprintf(why, why_len, "unknown mpit event code %d", code);
+        return PAPI_ENOEVNT;
+    }
+    if (e->unusable[0]) {
+        snprintf(why, why_len, "%s", e->unusable);
+        return PAPI_ENOSUPP;
+    }
+    return PAPI_OK;
+}
+
+/* Allocates the session and a handle per slot.  Returns PAPI_OK, or an error
+ * with why.  Slots that cannot be bound before MPI_Init stay unbound. */
+static int bind(mpit_control_t *cs, char *why, int why_len)
+{
+    int state = backend->mpi_state();
+    if (state == MPIT_MPI_FINALIZED) {
+        snprintf(why, why_len, "MPI is finalized; MPI_T variables can no longer be read");
+        return PAPI_ENOTRUN;
+    }
+    unbind(cs);
+    mpit_catalog_rescan();
+    if (backend->session_create(&cs->session) != MPIT_OK) {
+        snprintf(why, why_len, "MPI_T_pvar_session_create failed");
+        return PAPI_ESYS;
+    }
+    int deferred = 0;
+    for (int i = 0; i < cs->num; i++) {
+        mpit_slot_t *s = &cs->slot[i];
+        if (mpit_catalog_resolve(s->code) != 0) {
+            if (state == MPIT_MPI_NOT_STARTED) { deferred = 1; continue; }
+            snprintf(why, why_len, "the running MPI has no MPI_T variable named %s",
+                     mpit_catalog_get(s->code)->parsed.base);
+            return PAPI_ENOEVNT;
+        }
+        const mpit_entry_t *e = mpit_catalog_get(s->code);
+        int err = check_entry(s->code, why, why_len);
+        if (err != PAPI_OK) return err;
+        int index;
+        if (backend->pvar_index(e->info.name, e->info.cls, &index) != MPIT_OK) {
+            if (state == MPIT_MPI_NOT_STARTED) { deferred = 1; continue; }
+            snprintf(why, why_len, "MPI_T no longer has the variable %s", e->name);
+            return PAPI_ENOEVNT;
+        }
+        err = backend->handle_alloc(cs->session, index, e->parsed.comm, &s->handle, &s->count);
+        if (err == MPIT_ERR_NO_OBJECT && state == MPIT_MPI_NOT_STARTED) { deferred = 1; continue; }
+        if (err != MPIT_OK) {
+            snprintf(why, why_len, "MPI_T_pvar_handle_alloc failed for %s", e->name);
+            return PAPI_ESYS;
+        }
+        if (s->count < 1) s->count = 1;
+        if (e->parsed.elem >= s->count) {
+            snprintf(why, why_len, "%s has %d elements; :elem=%d is out of range", e->info.name,
+                     s->count, e->parsed.elem);
+            s->handle = NULL;
+            return PAPI_EINVAL;
+        }
+        s->dtype = e->info.dtype;
+        s->elem = e->parsed.elem;
+        s->read_kind = mpit_class_semantics(e->cls)->read_kind;
+        s->continuous = e->info.continuous;
+        s->is_float = mpit_dtype_is_float(s->dtype);
+        s->raw = calloc((size_t)s->count, mpit_dtype_size(s->dtype) ? mpit_dtype_size(s->dtype) : 8);
+        if (!s->raw) return PAPI_ENOMEM;
+    }
+    cs->bound = 1;
+    cs->bound_before_mpi = deferred || state == MPIT_MPI_NOT_STARTED;
+    return PAPI_OK;
+}
+
+int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why, int why_len)
+{
+    if (num > MPIT_MAX_EVENTS) {
+        snprintf(why, why_len, "an mpit event set holds at most %d events", MPIT_MAX_EVENTS);
+        return PAPI_ECNFLCT;
+    }
+    unbind(cs);
+    memset(cs->slot, 0, sizeof cs->slot);
+    cs->num = num;
+    for (int i = 0; i < num; i++) {
+        cs->slot[i].code = codes[i];
+        int err = check_entry(codes[i], why, why_len);
+        if (err != PAPI_OK) return err;
+    }
+    return PAPI_OK;
+}
+
+static int read_slot(mpit_slot_t *s, mpit_value_t *v)
+{
+    if (!s->handle) return MPIT_ERR_NOT_FOUND;
+    int err = backend->handle_read(s->handle, s->raw);
+    if (err != MPIT_OK) return err;
+    *v = mpit_value_extract(s->raw, s->dtype, s->count, s->elem);
+    return MPIT_OK;
+}
+
+/* Establishes the reference point of every slot (start and reset). */
+static void take_reference(mpit_control_t *cs)
+{
+    for (int i = 0; i < cs->num; i++) {
+        mpit_slot_t *s = &cs->slot[i];
+        mpit_value_t v = {0};
+        cs->values[i] = 0;
+        s->have_extreme = 0;
+        if (!s->handle) continue;
+        if (s->read_kind == MPIT_READ_HIGH || s->read_kind == MPIT_READ_LOW) {
+            /* A watermark that can be reset counts from now; a continuous one
+             * is read once so that an MPI that resets on read starts afresh. */
+            if (!s->continuous) backend->handle_reset(s->handle);
+            else read_slot(s, &v);
+            continue;
+        }
+        if (read_slot(s, &v) == MPIT_OK) s->start = v;
+    }
+}
+
+int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
+{
+    if (gone()) {
+        snprintf(why, why_len, "MPI is finalized; MPI_T variables can no longer be read");
+        return PAPI_ENOTRUN;
+    }
+    if (!cs->bound || (cs->bound_before_mpi && backend->mpi_state() == MPIT_MPI_RUNNING)) {
+        int err = bind(cs, why, why_len);
+        if (err != PAPI_OK) {
+            unbind(cs);
+            return err;
+        }
+    }
+    for (int i = 0; i < cs->num; i++)
+        if (cs->slot[i].handle) backend->handle_start(cs->slot[i].handle);
+    take_reference(cs);
+    cs->running = 1;
+    return PAPI_OK;
+}
+
+static long long as_papi(const mpit_slot_t *s, mpit_value_t v)
+{
+    long long out;
+    if (s->is_float) memcpy(&out, &v.d, sizeof out); /* PAPI_DATATYPE_FP64 */
+    else out = v.i;
+    return out;
+}
+
+static void update_value(mpit_control_t *cs, int i, mpit_value_t v)
+{
+    mpit_slot_t *s = &cs->slot[i];
+    mpit_value_t r = v;
+    switch (s->read_kind) {
+    case MPIT_READ_DELTA:
+        if (s->is_float) r.d = v.d - s->start.d;
+        else r.i = v.i - s->start.i;
+        break;
+    case MPIT_READ_HIGH:
+    case MPIT_READ_LOW: {
+        int high = s->read_kind == MPIT_READ_HIGH;
+        int better = s->is_float ? (high ? v.d > s->extreme.d : v.d < s->extreme.d)
+                                 : (high ? v.i > s->extreme.i : v.i < s->extreme.i);
+        if (!s->have_extreme || better) s->extreme = v;
+        s->have_extreme = 1;
+        r = s->extreme;
+        break;
+    }
+    default:
+        break;
+    }
+    cs->values[i] = as_papi(s, r);
+}
+
+/* Slow path, once: the set was bound before MPI_Init and MPI now runs. */
+static void rebind_after_init(mpit_control_t *cs)
+{
+    char why[256];
+    if (backend->mpi_state() != MPIT_MPI_RUNNING) return;
+    if (bind(cs, why, sizeof why) != PAPI_OK) {
+        cs->bound_before_mpi = 0; /* do not retry on every read */
+        return;
+    }
+    cs->bound_before_mpi = 0;
+    for (int i = 0; i < cs->num; i++)
+        if (cs->slot[i].handle) backend->handle_start(cs->slot[i].handle);
+    take_reference(cs);
+}
+
+/* Hot path: TAU calls this on every region entry and exit. */
+int mpit_control_read(mpit_control_t *cs, long long **values)
+{
+    *values = cs->values;
+    if (gone()) return PAPI_OK; /* last values: MPI may have freed the storage */
+    if (cs->bound_before_mpi && cs->running) rebind_after_init(cs);
+    for (int i = 0; i < cs->num; i++) {
+        mpit_value_t v;
+        if (read_slot(&cs->slot[i], &v) == MPIT_OK) update_value(cs, i, v);
+    }
+    return PAPI_OK;
+}
+
+int mpit_control_stop(mpit_control_t *cs)
+{
+    cs->running = 0;
+    if (gone()) return PAPI_OK;
+    for (int i = 0; i < cs->num; i++)
+        if (cs->slot[i].handle) backend->handle_stop(cs->slot[i].handle);
+    return PAPI_OK;
+}
+
+int mpit_control_reset(mpit_control_t *cs)
+{
+    if (gone()) {
+        memset(cs->values, 0, sizeof cs->values);
+        return PAPI_OK;
+    }
+    take_reference(cs);
+    return PAPI_OK;
+}
+
+void mpit_control_cleanup(mpit_control_t *cs)
+{
+    unbind(cs); /* the backend frees no MPI_T state once MPI is finalized */
+    cs->num = 0;
+}

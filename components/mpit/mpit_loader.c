@@ -1,0 +1,95 @@
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "mpit_loader.h"
+
+#include <dlfcn.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef MPIT_BACKEND_DIR
+#define MPIT_BACKEND_DIR ""
+#endif
+
+/* MPI ABI families: how to recognise one from its version string, and the
+ * backend module compiled against its mpi.h. */
+static const struct {
+    const char *version_marker;
+    const char *module;
+} families[] = {
+    {"Open MPI", "mpit_backend_openmpi.so"},
+    {"MPICH", "mpit_backend_mpich.so"},
+    {"Intel(R) MPI", "mpit_backend_mpich.so"}, /* MPICH ABI */
+    {"MVAPICH", "mpit_backend_mpich.so"},
+};
+
+typedef int (*get_library_version_fn)(char *, int *);
+
+/* The directory libpapi was loaded from, so an installed tree is relocatable. */
+static void own_dir(char *buf, size_t len)
+{
+    Dl_info info;
+    buf[0] = '\0';
+    if (dladdr((void *)own_dir, &info) && info.dli_fname) {
+        char copy[4096];
+        snprintf(copy, sizeof copy, "%s", info.dli_fname);
+        snprintf(buf, len, "%s/papi-mpit", dirname(copy));
+    }
+}
+
+static void *open_module(const char *module, char *why, size_t why_len)
+{
+    char dirs[3][4096], path[4096 + 64];
+    const char *env = getenv("PAPI_MPIT_BACKEND_DIR");
+    snprintf(dirs[0], sizeof dirs[0], "%s", env ? env : "");
+    own_dir(dirs[1], sizeof dirs[1]);
+    snprintf(dirs[2], sizeof dirs[2], "%s", MPIT_BACKEND_DIR);
+    const char *last_error = "no backend directory is known";
+    for (int i = 0; i < 3; i++) {
+        if (!dirs[i][0]) continue;
+        snprintf(path, sizeof path, "%.4000s/%s", dirs[i], module);
+        /* RTLD_LOCAL: the backend's MPI references bind to the process's MPI. */
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (h) return h;
+        last_error = dlerror();
+    }
+    snprintf(why, why_len, "cannot load the MPI backend %s (%s); set PAPI_MPIT_BACKEND_DIR",
+             module, last_error);
+    return NULL;
+}
+
+const mpit_backend_t *mpit_load_backend(char *why, size_t why_len)
+{
+    /* Only symbols already in the process: a non-MPI program stays one. */
+    get_library_version_fn get_version =
+        (get_library_version_fn)dlsym(RTLD_DEFAULT, "MPI_Get_library_version");
+    if (!get_version || !dlsym(RTLD_DEFAULT, "MPI_T_init_thread")) {
+        snprintf(why, why_len, "this process does not use MPI (no MPI_T symbols loaded)");
+        return NULL;
+    }
+    char version[8192] = "";
+    int len = 0;
+    get_version(version, &len); /* callable before MPI_Init and after MPI_Finalize */
+    const char *module = NULL;
+    for (size_t i = 0; i < sizeof families / sizeof families[0] && !module; i++)
+        if (strstr(version, families[i].version_marker)) module = families[i].module;
+    if (!module) {
+        char *nl = strchr(version, '\n');
+        if (nl) *nl = '\0';
+        snprintf(why, why_len, "unsupported MPI library \"%.120s\"", version);
+        return NULL;
+    }
+    void *h = open_module(module, why, why_len);
+    if (!h) return NULL;
+    mpit_backend_entry_fn entry = (mpit_backend_entry_fn)dlsym(h, MPIT_BACKEND_SYMBOL);
+    const mpit_backend_t *backend = entry ? entry() : NULL;
+    if (!backend || backend->abi != MPIT_BACKEND_ABI) {
+        snprintf(why, why_len, "backend %s does not match this libpapi (ABI %d)", module,
+                 MPIT_BACKEND_ABI);
+        return NULL;
+    }
+    /* Never dlclose: MPI may call our MPI_COMM_SELF callback at MPI_Finalize. */
+    return backend;
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Installs everything papi-mpit needs on Debian 12 and builds the MPI flavors
+# that the distribution does not ship (Open MPI with SPC, MPICH with MPI_T
+# events) into a cache outside the checkout, so later runs reuse them.
+#   scripts/deps.sh [packages|sources|ompi-spc|mpich-events|all]   (default: all)
+set -euo pipefail
+
+CACHE=${PAPI_MPIT_CACHE:-/var/cache/papi-mpit}
+JOBS=${JOBS:-$(nproc)}
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+mkdir -p "$CACHE/src" "$CACHE/logs"
+
+log() { printf '[deps %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+
+PACKAGES=(
+  build-essential autoconf automake libtool pkg-config dpkg-dev gfortran python3 libpfm4-dev
+  libopenmpi-dev openmpi-bin libmpich-dev mpich
+  libhwloc-dev libevent-dev libpmix-dev
+  libfabric-dev libpsm-infinipath1-dev libpsm2-dev librdmacm-dev libibverbs-dev
+  netpipe-openmpi librsvg2-bin
+)
+
+install_packages() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+  done
+  # a deb-src entry derived from the machine's own sources, for apt-get source
+  local src=/etc/apt/sources.list.d/papi-mpit-src.sources
+  if [ ! -f "$src" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources | $SUDO tee "$src" >/dev/null
+    missing+=(__update__)
+  elif [ ! -f "$src" ] && [ -f /etc/apt/sources.list ]; then
+    grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' | $SUDO tee /etc/apt/sources.list.d/papi-mpit-src.list >/dev/null
+    missing+=(__update__)
+  fi
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "apt-get update and install: ${missing[*]}"
+    $SUDO apt-get update -qq
+    local pk=(); for p in "${missing[@]}"; do [ "$p" = __update__ ] || pk+=("$p"); done
+    [ ${#pk[@]} -eq 0 ] || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${pk[@]}" >"$CACHE/logs/apt.log" 2>&1 \
+      || { tail -30 "$CACHE/logs/apt.log"; exit 1; }
+  fi
+}
+
+# apt-get source NAME into $CACHE/src once, then unpack the pristine upstream
+# tarball it contains (the Debian patches make automake regenerate files with
+# versions this machine lacks).  Prints the upstream source directory.
+fetch_source() {
+  local name=$1 dir
+  dir=$(find "$CACHE/src/$name/upstream" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -1 || true)
+  if [ -z "$dir" ]; then
+    mkdir -p "$CACHE/src/$name"
+    if ! ls "$CACHE/src/$name"/*.orig.tar.* >/dev/null 2>&1; then
+      (cd "$CACHE/src/$name" && apt-get source -qq --download-only "$name" >"$CACHE/logs/source-$name.log" 2>&1) \
+        || { tail -20 "$CACHE/logs/source-$name.log" >&2; exit 1; }
+    fi
+    rm -rf "$CACHE/src/$name/upstream" && mkdir -p "$CACHE/src/$name/upstream"
+    tar -xf "$(ls "$CACHE/src/$name"/*.orig.tar.* | head -1)" -C "$CACHE/src/$name/upstream"
+    dir=$(find "$CACHE/src/$name/upstream" -mindepth 1 -maxdepth 1 -type d | head -1)
+  fi
+  echo "$dir"
+}
+
+build_ompi_spc() {
+  local prefix=$CACHE/openmpi-spc
+  [ -f "$prefix/.built" ] && { log "Open MPI + SPC: cached in $prefix"; return; }
+  local src; src=$(fetch_source openmpi)
+  local pmix; pmix=$(dirname "$(find /usr/lib -path '*pmix2/lib/libpmix.so' | head -1)")
+  pmix=${pmix%/lib}
+  log "Open MPI + SPC: building from $src (about 9 minutes on 2 cores)"
+  rm -rf "$CACHE/build-ompi" && mkdir -p "$CACHE/build-ompi"
+  (cd "$CACHE/build-ompi" && "$src/configure" --prefix="$prefix" --enable-spc \
+      --disable-mpi-fortran --disable-oshmem --disable-mpi-java --without-ucx --without-verbs \
+      --without-ofi --without-psm --without-psm2 --without-cuda --with-hwloc=external \
+      --with-libevent=external --with-pmix="$pmix" && make -j"$JOBS" && make install) \
+      >"$CACHE/logs/ompi-spc.log" 2>&1 || { tail -40 "$CACHE/logs/ompi-spc.log"; exit 1; }
+  rm -rf "$CACHE/build-ompi"
+  touch "$prefix/.built"
+  log "Open MPI + SPC: installed in $prefix"
+}
+
+build_mpich_events() {
+  local prefix=$CACHE/mpich-events
+  [ -f "$prefix/.built" ] && { log "MPICH + events: cached in $prefix"; return; }
+  local src; src=$(fetch_source mpich)
+  log "MPICH + events: building from $src (about 13 minutes on 2 cores)"
+  rm -rf "$CACHE/build-mpich" && mkdir -p "$CACHE/build-mpich"
+  (cd "$CACHE/build-mpich" && "$src/configure" --prefix="$prefix" --with-device=ch4:ofi \
+      --with-libfabric=/usr --enable-mpit-pvars=recvq --enable-mpit-events=yes \
+      --disable-fortran --disable-romio --with-datatype-engine=dataloop --with-hwloc=/usr \
+      && make -j"$JOBS" && make install) \
+      >"$CACHE/logs/mpich-events.log" 2>&1 || { tail -40 "$CACHE/logs/mpich-events.log"; exit 1; }
+  rm -rf "$CACHE/build-mpich"
+  touch "$prefix/.built"
+  log "MPICH + events: installed in $prefix"
+}
+
+what=${1:-all}
+case $what in
+  packages) install_packages ;;
+  sources) install_packages; fetch_source papi >/dev/null; fetch_source openmpi >/dev/null; fetch_source mpich >/dev/null ;;
+  ompi-spc) install_packages; build_ompi_spc ;;
+  mpich-events) install_packages; build_mpich_events ;;
+  all) install_packages; fetch_source papi >/dev/null; build_ompi_spc; build_mpich_events ;;
+  *) echo "usage: $0 [packages|sources|ompi-spc|mpich-events|all]" >&2; exit 2 ;;
+esac
