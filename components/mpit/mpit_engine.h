@@ -86,7 +86,11 @@ int mpit_engine_raw_counter(mpit_engine_t *eng, int event_id, int what, int elem
  * callback (tracking can start while events flow). */
 int mpit_engine_elements_to_read(const mpit_engine_t *eng, int event_id);
 
-/* Hot path. Lock-free and allocation-free, bounded work per rule; C11 atomics.
+/* Hot path. No locks, no allocation, no I/O; C11 atomics. Work per rule is
+ * bounded (key tables probe at most 32 slots); the only loops are CAS
+ * retries of a maximum, minimum or sequence word, which fail only when
+ * another thread made progress. Setup must happen-before the first call
+ * (registering the MPI callbacks after bind provides that).
  * elements may be NULL with nelements 0. Events the tables cannot hold, with
  * too few elements for a rule, or of an unknown type are counted in "dropped". */
 void mpit_engine_dispatch(mpit_engine_t *eng, int event_type_id, uint64_t timestamp_ns,
