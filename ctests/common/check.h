@@ -1,0 +1,46 @@
+/* Assertions for the MPI tests: every failure says where and what, and the
+ * test's exit code (per rank) says whether any failed. 77 means skipped. */
+#ifndef MPIT_CHECK_H
+#define MPIT_CHECK_H
+
+#include <mpi.h>
+#include <papi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEST_SKIP 77
+
+extern int check_failures;
+extern int check_rank;
+
+#define CHECK(cond, ...)                                                           \
+    do {                                                                           \
+        if (!(cond)) {                                                             \
+            check_failures++;                                                      \
+            fprintf(stderr, "rank %d: FAIL %s:%d: %s: ", check_rank, __FILE__,     \
+                    __LINE__, #cond);                                              \
+            fprintf(stderr, __VA_ARGS__);                                          \
+            fputc('\n', stderr);                                                   \
+        }                                                                          \
+    } while (0)
+
+#define CHECK_PAPI(call)                                                           \
+    do {                                                                           \
+        int check_rc_ = (call);                                                    \
+        CHECK(check_rc_ == PAPI_OK, "%s returned %d (%s)", #call, check_rc_,        \
+              PAPI_strerror(check_rc_));                                           \
+    } while (0)
+
+/* The MPI family of the running library, from its version string. */
+int check_is_openmpi(void);
+/* 1 when name can be added in a throwaway event set (the MPI has it). */
+int check_has_event(const char *name);
+/* PAPI_library_init or exit. */
+void check_papi_init(void);
+/* Exit status for this rank; prints a PASS line on rank 0 when all passed. */
+int check_finish(const char *test);
+/* Stops the job with status TEST_SKIP on every rank. */
+void check_skip(const char *why);
+
+#endif

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Runs every test: the unit tests of pure logic, then each ctests/t_*.c under
+# mpirun (with the rank counts its "ranks:" line names) and each ctests/t_*.sh,
+# on every MPI flavor present.  Ends with "N passed, N failed, N skipped".
+#
+# Environment: PAPI_BUILD (PAPI tree with libpapi and papi.h), MPIT_SRCDIR,
+# MPIT_BUILDDIR, PAPI_MPIT_BACKEND_DIR; MPIT_FLAVORS and MPIT_TESTS narrow the
+# run (space-separated names; tests by file name without extension).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+SRC=${MPIT_SRCDIR:-$(dirname "$here")}
+BUILD=${MPIT_BUILDDIR:-$SRC}
+PAPI_BUILD=${PAPI_BUILD:-$BUILD/papi-build}
+export PAPI_INC=$PAPI_BUILD/src PAPI_LIB=$PAPI_BUILD/src PAPI_UTILS=$PAPI_BUILD/src/utils
+export LD_LIBRARY_PATH=$PAPI_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PAPI_MPIT_BACKEND_DIR=${PAPI_MPIT_BACKEND_DIR:-$BUILD/.libs}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "$here/flavors.sh"
+
+passed=0 failed=0 skipped=0
+failures=()
+logdir=$BUILD/ctests-build/logs
+mkdir -p "$logdir"
+
+wanted() { # wanted LIST ITEM: empty list means all
+  [ -z "$1" ] && return 0
+  case " $1 " in *" $2 "*) return 0 ;; esac
+  return 1
+}
+
+record() { # record STATUS LABEL LOG
+  case $1 in
+    0)  passed=$((passed + 1)); echo "PASS $2" ;;
+    77) skipped=$((skipped + 1)); echo "SKIP $2: $(grep -h '^SKIP' "$3" | head -1 | cut -c6-)" ;;
+    *)  failed=$((failed + 1)); failures+=("$2"); echo "FAIL $2 (exit $1; log $3)"; tail -15 "$3" | sed 's/^/    /' ;;
+  esac
+}
+
+# ---- unit tests of pure logic
+run_unit() {
+  local name=$1; shift
+  local log=$logdir/unit-$name.log
+  wanted "${MPIT_TESTS:-}" "$name" || return 0
+  "$@" >"$log" 2>&1
+  record $? "unit/$name" "$log"
+}
+unitdir=$BUILD/ctests-build/unit
+mkdir -p "$unitdir"
+run_unit names bash -c "cc -Wall -Wextra -Werror -I'$SRC/components/mpit' '$SRC/components/mpit/tests/test_names.c' '$SRC/components/mpit/mpit_names.c' -o '$unitdir/test_names' && '$unitdir/test_names'"
+run_unit engine make -s -C "$SRC/components/mpit/tests" -f Makefile.engine check BUILDDIR="$unitdir"
+
+# ---- MPI tests per flavor
+for flavor in $ALL_FLAVORS; do
+  wanted "${MPIT_FLAVORS:-}" "$flavor" || continue
+  if ! flavor_vars "$flavor"; then
+    echo "(flavor $flavor not installed: skipped)"
+    continue
+  fi
+  bin=$BUILD/ctests-build/$flavor
+  mkdir -p "$bin"
+  export FLAVOR=$flavor FAMILY=$(flavor_family "$flavor") MPICC MPIRUN MPIRUN_OPTS BIN=$bin
+  # shared helpers, compiled once per flavor
+  $MPICC -Wall -Wextra -I"$here/common" -I"$PAPI_INC" -c "$here/common/check.c" -o "$bin/check.o" \
+    || { failed=$((failed + 1)); failures+=("$flavor/build"); continue; }
+  for src in "$here"/t_*.c; do
+    name=$(basename "$src" .c)
+    wanted "${MPIT_TESTS:-}" "$name" || continue
+    only=$(sed -n 's/^.*flavors: *\([a-z -]*\).*$/\1/p' "$src" | head -1)
+    [ -n "$only" ] && ! wanted "$only" "$flavor" && continue
+    ranks=$(sed -n 's/^.*ranks: *\([0-9 ]*\).*$/\1/p' "$src" | head -1)
+    log=$logdir/$flavor-$name-build.log
+    if ! $MPICC -Wall -Wextra -Werror -pthread -I"$here/common" -I"$PAPI_INC" "$src" "$bin/check.o" \
+        -L"$PAPI_LIB" -lpapi -Wl,-rpath,"$PAPI_LIB" -o "$bin/$name" >"$log" 2>&1; then
+      record 1 "$flavor/$name (build)" "$log"; continue
+    fi
+    for np in ${ranks:-2 4}; do
+      log=$logdir/$flavor-$name-np$np.log
+      (cd "$bin" && timeout 180 $MPIRUN $MPIRUN_OPTS -np "$np" "./$name") >"$log" 2>&1
+      rc=$?
+      # a skip is reported by every rank; mpirun may turn 77 into 1 if some exit first
+      grep -q '^SKIP' "$log" && [ $rc -ne 0 ] && rc=77
+      record $rc "$flavor/$name np=$np" "$log"
+    done
+  done
+  for script in "$here"/t_*.sh; do
+    [ -e "$script" ] || continue
+    name=$(basename "$script" .sh)
+    wanted "${MPIT_TESTS:-}" "$name" || continue
+    log=$logdir/$flavor-$name.log
+    (cd "$bin" && timeout 300 bash "$script") >"$log" 2>&1
+    record $? "$flavor/$name" "$log"
+  done
+done
+
+echo
+[ ${#failures[@]} -eq 0 ] || printf 'failed: %s\n' "${failures[@]}"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
