@@ -13,6 +13,7 @@
 
 #include "mpit_catalog.h"
 #include "mpit_control.h"
+#include "mpit_events.h"
 #include "mpit_loader.h"
 #include "mpit_semantics.h"
 #include "mpit_values.h"
@@ -21,31 +22,69 @@
 papi_vector_t _mpit_vector;
 
 static const mpit_backend_t *backend;
+static int listing_only; /* MPI loaded by us for a listing: nothing to count */
 
-static void on_mpi_finalize(void) { mpit_control_mpi_gone(); }
-
-/* Cheap: looks for MPI symbols already in the process and loads the backend
- * module; MPI_T itself is initialised on first use of the catalog. */
-static int mpit_init_component(int cidx)
+static void on_mpi_finalize(void)
 {
-    papi_vector_t *v = &_mpit_vector;
-    v->cmp_info.CmpIdx = cidx;
-    v->cmp_info.num_native_events = 0;
-    char why[PAPI_MAX_STR_LEN];
-    backend = mpit_load_backend(why, sizeof why);
-    if (!backend) {
-        v->cmp_info.disabled = PAPI_ECMP;
-        snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN, "%s", why);
-        v->cmp_info.initialized = 1;
-        return PAPI_ECMP;
-    }
+    mpit_control_mpi_gone();
+    mpit_events_forget();
+}
+
+static int use_backend(const mpit_backend_t *b)
+{
+    backend = b;
     backend->set_finalize_hook(on_mpi_finalize);
     mpit_catalog_init(backend);
     mpit_control_set_backend(backend);
+    return PAPI_OK;
+}
+
+static int disable(const char *why)
+{
+    papi_vector_t *v = &_mpit_vector;
+    v->cmp_info.disabled = PAPI_ECMP;
+    snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN, "%s", why);
+    return PAPI_ECMP;
+}
+
+/* Cheap: in an MPI process, loads the backend module for its MPI (MPI_T is
+ * initialised on first use of the catalog).  A process without MPI stays
+ * without it: the default MPI is loaded only if someone asks for the mpit
+ * event list (ensure_backend). */
+static int mpit_init_component(int cidx)
+{
+    papi_vector_t *v = &_mpit_vector;
+    char why[PAPI_MAX_STR_LEN];
+    v->cmp_info.CmpIdx = cidx;
+    v->cmp_info.initialized = 1;
     v->cmp_info.disabled = PAPI_OK;
     v->cmp_info.disabled_reason[0] = '\0';
-    v->cmp_info.initialized = 1;
-    return PAPI_OK;
+    backend = NULL;
+    listing_only = 0;
+    if (!mpit_process_has_mpi()) return PAPI_OK;
+    const mpit_backend_t *b = mpit_load_backend(0, why, sizeof why);
+    return b ? use_backend(b) : disable(why);
+}
+
+/* The backend, loading the default MPI first in a process without one. */
+static int ensure_backend(void)
+{
+    char why[PAPI_MAX_STR_LEN];
+    int err = PAPI_OK;
+    if (backend) return PAPI_OK;
+    _papi_hwi_lock(COMPONENT_LOCK);
+    if (!backend && !_mpit_vector.cmp_info.disabled) {
+        const mpit_backend_t *b = mpit_load_backend(1, why, sizeof why);
+        if (b) {
+            listing_only = 1;
+            use_backend(b);
+        } else {
+            err = disable(why);
+        }
+    }
+    if (!backend) err = PAPI_ECMP;
+    _papi_hwi_unlock(COMPONENT_LOCK);
+    return err;
 }
 
 static int mpit_init_thread(hwd_context_t *ctx) { (void)ctx; return PAPI_OK; }
@@ -53,7 +92,8 @@ static int mpit_shutdown_thread(hwd_context_t *ctx) { (void)ctx; return PAPI_OK;
 
 static int mpit_shutdown_component(void)
 {
-    mpit_catalog_clear(); /* finalizes MPI_T where this MPI allows it */
+    if (backend) mpit_catalog_clear(); /* finalizes MPI_T where this MPI allows it */
+    backend = NULL;
     _mpit_vector.cmp_info.initialized = 0;
     return PAPI_OK;
 }
@@ -71,6 +111,11 @@ static int mpit_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nat
     int codes[MPIT_MAX_EVENTS];
     char why[512];
     if (count > MPIT_MAX_EVENTS) return PAPI_ECNFLCT;
+    if (ensure_backend() != PAPI_OK) return PAPI_ECMP;
+    if (listing_only && count > 0) {
+        mpit_warn("cannot add event: this process does not use MPI; mpit events can be listed here but only counted in an MPI program");
+        return PAPI_ECMP;
+    }
     for (int i = 0; i < count; i++) {
         codes[i] = native[i].ni_event;
         native[i].ni_position = i;
@@ -116,9 +161,11 @@ static int mpit_cleanup_eventset(hwd_control_state_t *ctl)
 static int mpit_ntv_enum_events(unsigned int *code, int modifier)
 {
     int next;
+    if (ensure_backend() != PAPI_OK) return PAPI_ENOEVNT;
     switch (modifier) {
     case PAPI_ENUM_FIRST:
         mpit_catalog_rescan(); /* MPI_T may have grown since the last listing */
+        _mpit_vector.cmp_info.num_native_events = mpit_catalog_num_listed();
         next = mpit_catalog_next_listed(-1);
         break;
     case PAPI_ENUM_EVENTS:
@@ -136,6 +183,10 @@ static int mpit_ntv_name_to_code(const char *name, unsigned int *code)
 {
     char why[512];
     int c;
+    if (ensure_backend() != PAPI_OK) {
+        mpit_warn("%s: %s", name, _mpit_vector.cmp_info.disabled_reason);
+        return PAPI_ENOEVNT;
+    }
     int err = mpit_catalog_lookup(name, &c, why, sizeof why);
     if (err != PAPI_OK) {
         mpit_warn("%s: %s", name, why);
@@ -170,8 +221,8 @@ static int mpit_ntv_code_to_info(unsigned int code, PAPI_event_info_t *info)
     mpit_ntv_code_to_descr(code, info->long_descr, sizeof info->long_descr);
     snprintf(info->short_descr, sizeof info->short_descr, "%.63s", e->description);
     snprintf(info->units, sizeof info->units, "%s", e->units ? e->units : "");
-    const mpit_semantics_t *sem = mpit_class_semantics(e->cls);
-    info->data_type = mpit_dtype_is_float(e->info.dtype) ? PAPI_DATATYPE_FP64 : PAPI_DATATYPE_INT64;
+    const mpit_semantics_t *sem = mpit_read_semantics(e->read_kind);
+    info->data_type = e->is_float ? PAPI_DATATYPE_FP64 : PAPI_DATATYPE_INT64;
     info->value_type = sem->value_type;
     info->timescope = sem->timescope;
     info->location = PAPI_LOCATION_CORE; /* per process */
@@ -195,7 +246,7 @@ papi_vector_t _mpit_vector = {
     .cmp_info = {
         .name = "mpit",
         .short_name = "mpit",
-        .description = "MPI_T performance variables of the running MPI library",
+        .description = "MPI_T variables, events and portable metrics of the running MPI library",
         .version = "0.1",
         .num_mpx_cntrs = MPIT_MAX_EVENTS,
         .num_cntrs = MPIT_MAX_EVENTS,

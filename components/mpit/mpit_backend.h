@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI 3
+#define MPIT_BACKEND_ABI 4
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN 256
@@ -63,6 +63,30 @@ typedef struct mpit_pvar_info {
     int readonly, continuous, atomic;
 } mpit_pvar_info_t;
 
+#define MPIT_EVENT_MAX_ELEMS 16
+
+typedef struct mpit_event_info {
+    char name[MPIT_NAME_LEN];
+    char desc[MPIT_DESC_LEN];
+    int nelem;
+    char elem_names[MPIT_EVENT_MAX_ELEMS][64]; /* "" when the MPI names none */
+    int elem_dtype[MPIT_EVENT_MAX_ELEMS];      /* enum mpit_dtype */
+    int bind;                                   /* enum mpit_bind */
+    int verbosity;
+} mpit_event_info_t;
+
+/* Where event instances go (called inside MPI, from any thread: the sink
+ * must not lock, allocate or do I/O).  elements_wanted says how many leading
+ * elements to read (0: only the timestamp; MPICH 4.0.2's dequeue event
+ * points its data at NULL). */
+typedef struct mpit_event_sink {
+    int (*elements_wanted)(void *ctx, int event_index);
+    void (*deliver)(void *ctx, int event_index, uint64_t timestamp_ns, const int64_t *elements,
+                    int nelements);
+    void (*dropped)(void *ctx, int event_index, uint64_t count);
+    void *ctx;
+} mpit_event_sink_t;
+
 typedef struct mpit_session mpit_session_t;
 typedef struct mpit_handle mpit_handle_t;
 
@@ -95,6 +119,16 @@ typedef struct mpit_backend {
     int (*handle_reset)(mpit_handle_t *handle);
     /* Hot path: reads count elements of the pvar's datatype into buf. */
     int (*handle_read)(mpit_handle_t *handle, void *buf);
+
+    /* MPI_T events (MPI 4.0).  NULL when the MPI's header has no events API. */
+    int (*event_num)(int *num);
+    int (*event_info)(int index, mpit_event_info_t *info);
+    /* Registers callbacks for event index (COMM-bound: on MPI_COMM_WORLD). */
+    int (*event_subscribe)(int index, const mpit_event_sink_t *sink);
+    /* Frees every registration (their free callbacks release our state). */
+    void (*event_unsubscribe_all)(void);
+    /* Now on the clock of the event sources, in ns (for queue residence). */
+    uint64_t (*event_now_ns)(void);
 } mpit_backend_t;
 
 typedef const mpit_backend_t *(*mpit_backend_entry_fn)(void);

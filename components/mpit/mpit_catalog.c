@@ -1,11 +1,14 @@
 #include "mpit_catalog.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpit_events.h"
+#include "mpit_metrics.h"
 #include "mpit_semantics.h"
 #include "mpit_values.h"
 #include "papi.h"
@@ -14,8 +17,14 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const mpit_backend_t *backend;
 static mpit_entry_t *entries[MPIT_CATALOG_MAX];
 static atomic_int size;
-static int scanned;          /* MPI_T indices looked at so far */
+static int num_listed;
+static int scanned;          /* MPI_T pvar indices looked at so far */
+static int events_listed;    /* the event family was appended */
+static unsigned char metric_listed[64];
 static int mpit_ready;       /* MPI_T_init_thread succeeded */
+
+static const char event_prefix[] = "event.";
+static const char derived_prefix[] = "derived.";
 
 static const char *const bind_names[] = {
     [MPIT_BIND_NONE] = "unbound", [MPIT_BIND_COMM] = "bound to a communicator",
@@ -39,7 +48,8 @@ void mpit_catalog_clear(void)
         entries[i] = NULL;
     }
     atomic_store(&size, 0);
-    scanned = 0;
+    scanned = num_listed = events_listed = 0;
+    memset(metric_listed, 0, sizeof metric_listed);
     if (mpit_ready && backend) backend->shutdown();
     mpit_ready = 0;
     backend = NULL;
@@ -47,6 +57,7 @@ void mpit_catalog_clear(void)
 }
 
 int mpit_catalog_size(void) { return atomic_load(&size); }
+int mpit_catalog_num_listed(void) { return num_listed; }
 
 const mpit_entry_t *mpit_catalog_get(int code)
 {
@@ -60,9 +71,29 @@ static int append(mpit_entry_t *e)
         free(e);
         return -1;
     }
+    if (e->listed) {
+        e->base = n;
+        num_listed++;
+    }
     entries[n] = e;
     atomic_store(&size, n + 1); /* publish after the entry is complete */
     return n;
+}
+
+static mpit_entry_t *new_entry(int family, const char *name)
+{
+    mpit_entry_t *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    e->family = family;
+    e->parsed.comm = MPIT_COMM_WORLD;
+    e->parsed.elem = -1;
+    e->parsed.cls = -1;
+    snprintf(e->parsed.base, sizeof e->parsed.base, "%s", name);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    e->scale = 1;
+    e->engine_id = -1;
+    e->units = "";
+    return e;
 }
 
 /* The listed pvar entry named name with class cls (any class when cls < 0). */
@@ -86,22 +117,26 @@ static int find_exact(const char *canonical)
     return -1;
 }
 
+/* ---- pvars ---------------------------------------------------------- */
+
 /* Fills the derived fields of a pvar entry from its MPI_T info. */
 static void describe_pvar(mpit_entry_t *e)
 {
     const mpit_pvar_info_t *in = &e->info;
     const mpit_pvar_override_t *o = mpit_pvar_override(in->name);
-    e->family = MPIT_FAMILY_PVAR;
+    e->source = MPIT_SOURCE_PVAR;
     e->cls = o && o->cls >= 0 ? o->cls : in->cls;
+    e->read_kind = mpit_class_semantics(e->cls)->read_kind;
+    e->is_float = mpit_dtype_is_float(in->dtype);
     e->units = o && o->units ? o->units : mpit_pvar_units(in->name, e->cls, in->dtype);
     const char *bind = in->bind <= MPIT_BIND_OTHER ? bind_names[in->bind] : "bound";
-    if (o && o->cls >= 0 && o->cls != in->cls)
+    const char *note = o && o->note ? o->note : "";
+    if (e->cls != in->cls)
         snprintf(e->description, sizeof e->description, "%s [MPI_T class %s, read as %s; %s]%s%s",
-                 in->desc, mpit_class_name(in->cls), mpit_class_name(e->cls), bind,
-                 o->note ? " " : "", o->note ? o->note : "");
+                 in->desc, mpit_class_name(in->cls), mpit_class_name(e->cls), bind, *note ? " " : "", note);
     else
         snprintf(e->description, sizeof e->description, "%s [MPI_T class %s; %s]%s%s", in->desc,
-                 mpit_class_name(in->cls), bind, o && o->note ? " " : "", o && o->note ? o->note : "");
+                 mpit_class_name(in->cls), bind, *note ? " " : "", note);
     e->unusable[0] = '\0';
     if (in->bind != MPIT_BIND_NONE && in->bind != MPIT_BIND_COMM)
         snprintf(e->unusable, sizeof e->unusable,
@@ -119,34 +154,128 @@ static int ensure_mpit(void)
     return mpit_ready;
 }
 
-static void rescan_locked(void)
+static void scan_pvars(void)
 {
     int num = 0;
-    if (!ensure_mpit() || backend->mpi_state() == MPIT_MPI_FINALIZED) return;
     if (backend->pvar_num(&num) != MPIT_OK || num <= scanned) return;
     for (int i = scanned; i < num; i++) {
         mpit_pvar_info_t info;
         /* Open MPI keeps stale indices of closed components: skip them. */
         if (backend->pvar_info(i, &info) != MPIT_OK) continue;
-        int existing = find_variable(info.name, info.cls);
-        if (existing >= 0) continue; /* re-registered under a new index */
-        mpit_entry_t *e = calloc(1, sizeof *e);
+        if (find_variable(info.name, info.cls) >= 0) continue; /* re-registered */
+        mpit_entry_t *e = new_entry(MPIT_FAMILY_PVAR, info.name);
         if (!e) break;
         e->info = info;
         describe_pvar(e);
-        e->parsed.comm = MPIT_COMM_WORLD;
-        e->parsed.elem = -1;
-        e->parsed.cls = -1;
-        snprintf(e->parsed.base, sizeof e->parsed.base, "%s", info.name);
         /* MPICH registers a TIMER and a COUNTER under one name: the second
          * one is named with its class. */
         if (find_variable(info.name, -1) >= 0) e->parsed.cls = info.cls;
         mpit_name_format(&e->parsed, e->name, sizeof e->name);
         e->listed = 1;
-        e->base = atomic_load(&size);
         append(e);
     }
     scanned = num;
+}
+
+/* ---- event counters --------------------------------------------------- */
+
+static void fill_event_entry(mpit_entry_t *e, int id)
+{
+    mpit_counter_info_t ci;
+    e->source = MPIT_SOURCE_EVENT;
+    e->engine_id = id;
+    if (mpit_events_counter_info(id, &ci) == 0) {
+        e->units = ci.units;
+        e->read_kind = ci.value_kind == MPIT_VALUE_RUNNING ? MPIT_READ_DELTA : MPIT_READ_CURRENT;
+        snprintf(e->description, sizeof e->description, "%s", ci.desc);
+    }
+}
+
+static void list_events(void)
+{
+    if (events_listed || !mpit_events_setup(backend)) return;
+    events_listed = 1;
+    for (int i = 0; i < mpit_events_num_types(); i++) {
+        const char *ev = mpit_events_type_name(i);
+        int id = *ev ? mpit_events_find(ev) : -1;
+        if (id < 0) continue;
+        char name[MPIT_MAX_NAME];
+        snprintf(name, sizeof name, "%s%s", event_prefix, ev);
+        mpit_entry_t *e = new_entry(MPIT_FAMILY_EVENT, name);
+        if (!e) return;
+        fill_event_entry(e, id);
+        snprintf(e->description, sizeof e->description,
+                 "Occurrences of the MPI_T event %s since start: %s (qualifiers :sum=<element>, :max=<element>)",
+                 ev, mpit_events_type_desc(i));
+        e->units = "events";
+        e->listed = 1;
+        append(e);
+    }
+    for (int id = 0; id < mpit_events_num_derived(); id++) {
+        mpit_counter_info_t ci;
+        if (mpit_events_counter_info(id, &ci) != 0) continue;
+        char name[MPIT_MAX_NAME];
+        snprintf(name, sizeof name, "%s%s", derived_prefix, ci.name);
+        mpit_entry_t *e = new_entry(MPIT_FAMILY_EVENT, name);
+        if (!e) return;
+        fill_event_entry(e, id);
+        e->listed = 1;
+        append(e);
+    }
+}
+
+/* ---- portable metrics ------------------------------------------------- */
+
+/* The first source of metric m that this MPI has: fills e; 0 if found. */
+static int pick_metric_source(const mpit_metric_t *m, mpit_entry_t *e)
+{
+    for (int s = 0; s < MPIT_METRIC_SOURCES && m->sources[s].kind != MPIT_SOURCE_NONE; s++) {
+        const mpit_metric_source_t *src = &m->sources[s];
+        if (src->kind == MPIT_SOURCE_EVENT) {
+            int id = mpit_events_find(src->name);
+            if (id < 0) continue;
+            fill_event_entry(e, id);
+        } else {
+            int v = find_variable(src->name, -1);
+            if (v < 0 || entries[v]->unusable[0]) continue;
+            e->info = entries[v]->info;
+            e->cls = entries[v]->cls;
+            e->source = MPIT_SOURCE_PVAR;
+            e->is_float = entries[v]->is_float;
+            e->read_kind = m->read_kind;
+        }
+        e->scale = src->scale;
+        e->units = m->units;
+        snprintf(e->description, sizeof e->description, "%s (portable metric; here from %s %s)",
+                 m->desc, src->kind == MPIT_SOURCE_EVENT ? "the MPI_T event counter" : "the MPI_T variable",
+                 src->name);
+        return 0;
+    }
+    return -1;
+}
+
+static void list_metrics(void)
+{
+    for (int i = 0; i < mpit_num_metrics && i < (int)sizeof metric_listed; i++) {
+        if (metric_listed[i]) continue;
+        mpit_entry_t *e = new_entry(MPIT_FAMILY_METRIC, mpit_metrics[i].name);
+        if (!e) return;
+        if (pick_metric_source(&mpit_metrics[i], e) != 0) {
+            free(e);
+            continue;
+        }
+        metric_listed[i] = 1;
+        e->listed = 1;
+        append(e);
+    }
+}
+
+static void rescan_locked(void)
+{
+    if (!ensure_mpit() || backend->mpi_state() == MPIT_MPI_FINALIZED) return;
+    scan_pvars();
+    if (backend->mpi_state() == MPIT_MPI_RUNNING) list_events();
+    list_metrics();
 }
 
 void mpit_catalog_rescan(void)
@@ -164,9 +293,24 @@ int mpit_catalog_next_listed(int code)
     return -1;
 }
 
+/* ---- lookup ----------------------------------------------------------- */
+
+static int appended_variant(const mpit_entry_t *base_entry, int base, const mpit_name_t *parsed,
+                            const char *canonical)
+{
+    mpit_entry_t *e = malloc(sizeof *e);
+    if (!e) return PAPI_ENOMEM;
+    *e = *base_entry;
+    e->parsed = *parsed;
+    snprintf(e->name, sizeof e->name, "%s", canonical);
+    e->listed = 0;
+    e->base = base;
+    int code = append(e);
+    return code < 0 ? PAPI_ENOMEM : code;
+}
+
 /* A refinement of variable `base` by the qualifiers in parsed. */
-static int make_variant(int base, const mpit_name_t *parsed, const char *canonical, char *why,
-                        int why_len)
+static int pvar_variant(int base, const mpit_name_t *parsed, const char *canonical, char *why, int why_len)
 {
     const mpit_entry_t *b = entries[base];
     if (parsed->agg != MPIT_AGG_NONE) {
@@ -180,15 +324,84 @@ static int make_variant(int base, const mpit_name_t *parsed, const char *canonic
         return PAPI_EINVAL;
     }
     if (parsed->comm == MPIT_COMM_WORLD && parsed->elem < 0) return base;
-    mpit_entry_t *e = malloc(sizeof *e);
-    if (!e) return PAPI_ENOMEM;
-    *e = *b;
-    e->parsed = *parsed;
-    snprintf(e->name, sizeof e->name, "%s", canonical);
-    e->listed = 0;
-    e->base = base;
-    int code = append(e);
-    return code < 0 ? PAPI_ENOMEM : code;
+    return appended_variant(b, base, parsed, canonical);
+}
+
+static int is_event_name(const char *base)
+{
+    return strncmp(base, event_prefix, sizeof event_prefix - 1) == 0 ||
+           strncmp(base, derived_prefix, sizeof derived_prefix - 1) == 0;
+}
+
+/* mpit:::event.<event>[:sum=e|:max=e] and mpit:::derived.<counter>. */
+static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *why, int why_len)
+{
+    int derived = strncmp(parsed->base, derived_prefix, sizeof derived_prefix - 1) == 0;
+    const char *rest = parsed->base + (derived ? sizeof derived_prefix : sizeof event_prefix) - 1;
+    if (parsed->elem >= 0 || parsed->cls >= 0 || parsed->comm != MPIT_COMM_WORLD ||
+        (derived && parsed->agg != MPIT_AGG_NONE)) {
+        snprintf(why, why_len, "%s takes only the qualifiers :sum=<element> and :max=<element>%s",
+                 parsed->base, derived ? " (and only on event.<name>)" : "");
+        return PAPI_EINVAL;
+    }
+    if (!events_listed) {
+        snprintf(why, why_len, "no MPI_T event counters: %s", mpit_events_why());
+        return PAPI_ENOEVNT;
+    }
+    int base = find_exact(parsed->base);
+    if (base < 0) {
+        snprintf(why, why_len, "the running MPI has no MPI_T %s named %s", derived ? "event counter" : "event", rest);
+        return PAPI_ENOEVNT;
+    }
+    if (parsed->agg == MPIT_AGG_NONE) return base;
+    char engine_name[MPIT_MAX_NAME + 80];
+    snprintf(engine_name, sizeof engine_name, "%s:%s=%s", rest, parsed->agg == MPIT_AGG_SUM ? "sum" : "max",
+             parsed->agg_elem);
+    int id = mpit_events_find(engine_name);
+    if (id < 0) {
+        snprintf(why, why_len, "the MPI_T event %s has no integer element %s", rest, parsed->agg_elem);
+        return PAPI_EINVAL;
+    }
+    mpit_entry_t tmp = *entries[base];
+    fill_event_entry(&tmp, id);
+    snprintf(tmp.description, sizeof tmp.description, "%s of element %s of the MPI_T event %s since start",
+             parsed->agg == MPIT_AGG_SUM ? "Sum" : "Maximum", parsed->agg_elem, rest);
+    tmp.units = "";
+    return appended_variant(&tmp, base, parsed, canonical);
+}
+
+static int lookup_metric(const mpit_metric_t *m, const mpit_name_t *parsed, char *why, int why_len)
+{
+    if (parsed->elem >= 0 || parsed->cls >= 0 || parsed->comm != MPIT_COMM_WORLD || parsed->agg) {
+        snprintf(why, why_len, "the portable metric %s takes no qualifiers", m->name);
+        return PAPI_EINVAL;
+    }
+    int found = find_exact(m->name);
+    if (found >= 0 && entries[found]->family == MPIT_FAMILY_METRIC) return found;
+    snprintf(why, why_len, "%s is not available on the running %s: it %s", m->name, backend->family, m->needs);
+    return PAPI_ENOEVNT;
+}
+
+static int lookup_pvar(const mpit_name_t *parsed, const char *canonical, char *why, int why_len)
+{
+    int base = find_variable(parsed->base, parsed->cls);
+    if (base >= 0) return pvar_variant(base, parsed, canonical, why, why_len);
+    if (parsed->cls >= 0 && find_variable(parsed->base, -1) >= 0)
+        snprintf(why, why_len, "the MPI_T variable %s has no class %s", parsed->base, mpit_class_name(parsed->cls));
+    else if (scanned == 0)
+        snprintf(why, why_len, "the running %s exposes no MPI_T performance variables at all", backend->family);
+    else
+        snprintf(why, why_len, "the running %s has no MPI_T variable named %s", backend->family, parsed->base);
+    return PAPI_ENOEVNT;
+}
+
+/* Returns a code (>= 0) or a PAPI error. */
+static int resolve_name(const mpit_name_t *parsed, const char *canonical, char *why, int why_len)
+{
+    const mpit_metric_t *m = mpit_metric_find(parsed->base);
+    if (m) return lookup_metric(m, parsed, why, why_len);
+    if (is_event_name(parsed->base)) return lookup_event(parsed, canonical, why, why_len);
+    return lookup_pvar(parsed, canonical, why, why_len);
 }
 
 static int lookup_locked(const char *text, int *code, char *why, int why_len)
@@ -202,81 +415,66 @@ static int lookup_locked(const char *text, int *code, char *why, int why_len)
         *code = found;
         return PAPI_OK;
     }
-    int base = find_variable(parsed.base, parsed.cls);
-    if (base < 0) {
-        rescan_locked();
-        base = find_variable(parsed.base, parsed.cls);
+    rescan_locked();
+    int c = resolve_name(&parsed, canonical, why, why_len);
+    if (c >= 0) {
+        *code = c;
+        return PAPI_OK;
     }
-    if (base < 0) {
-        if (found >= 0) { *code = found; return PAPI_OK; } /* still pending */
-        int state = backend && mpit_ready ? backend->mpi_state() : MPIT_MPI_NOT_STARTED;
-        if (backend && state == MPIT_MPI_NOT_STARTED) {
-            /* Many variables appear only during MPI_Init: accept the name now
-             * and resolve it when the event set starts. */
-            mpit_entry_t *e = calloc(1, sizeof *e);
-            if (!e) return PAPI_ENOMEM;
-            e->family = MPIT_FAMILY_PENDING;
-            e->parsed = parsed;
-            snprintf(e->name, sizeof e->name, "%s", canonical);
-            snprintf(e->description, sizeof e->description,
-                     "Not known to MPI_T before MPI_Init; resolved when the event set starts.");
-            e->units = "";
-            e->base = -1;
-            int c = append(e);
-            if (c < 0) return PAPI_ENOMEM;
-            *code = c;
-            return PAPI_OK;
-        }
-        if (parsed.cls >= 0 && find_variable(parsed.base, -1) >= 0)
-            snprintf(why, why_len, "the MPI_T variable %s has no class %s", parsed.base,
-                     mpit_class_name(parsed.cls));
-        else
-            snprintf(why, why_len, "the running MPI has no MPI_T variable named %s", parsed.base);
-        return PAPI_ENOEVNT;
+    if (found >= 0) { *code = found; return PAPI_OK; } /* still pending */
+    int state = mpit_ready ? backend->mpi_state() : MPIT_MPI_NOT_STARTED;
+    if (c == PAPI_ENOEVNT && state == MPIT_MPI_NOT_STARTED) {
+        /* Many variables and all events appear only during MPI_Init: accept
+         * the name now and resolve it when the event set starts. */
+        mpit_entry_t *e = new_entry(MPIT_FAMILY_PENDING, canonical);
+        if (!e) return PAPI_ENOMEM;
+        e->parsed = parsed;
+        snprintf(e->description, sizeof e->description,
+                 "Not known to MPI_T before MPI_Init; resolved when the event set starts.");
+        int pc = append(e);
+        if (pc < 0) return PAPI_ENOMEM;
+        *code = pc;
+        why[0] = '\0';
+        return PAPI_OK;
     }
-    int c = make_variant(base, &parsed, canonical, why, why_len);
-    if (c < 0) return c;
-    *code = c;
-    return PAPI_OK;
+    return c;
 }
 
 int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
 {
     pthread_mutex_lock(&lock);
     why[0] = '\0';
-    int err = lookup_locked(text, code, why, why_len);
+    int err = backend ? lookup_locked(text, code, why, why_len) : PAPI_ECMP;
     pthread_mutex_unlock(&lock);
     return err;
 }
 
-int mpit_catalog_resolve(int code)
+int mpit_catalog_resolve(int code, char *why, int why_len)
 {
-    char why[256];
     pthread_mutex_lock(&lock);
     mpit_entry_t *e = code >= 0 && code < atomic_load(&size) ? entries[code] : NULL;
-    int err = -1;
-    if (e && e->family == MPIT_FAMILY_PENDING) {
+    int err = PAPI_OK;
+    why[0] = '\0';
+    if (!e) {
+        snprintf(why, why_len, "unknown mpit event code %d", code);
+        err = PAPI_ENOEVNT;
+    } else if (e->family == MPIT_FAMILY_PENDING) {
         rescan_locked();
-        int base = find_variable(e->parsed.base, e->parsed.cls);
-        if (base >= 0) {
-            const mpit_entry_t *b = entries[base];
-            if (e->parsed.agg == MPIT_AGG_NONE &&
-                (e->parsed.comm == MPIT_COMM_WORLD || b->info.bind == MPIT_BIND_COMM)) {
-                mpit_name_t parsed = e->parsed;
-                char name[sizeof e->name];
-                snprintf(name, sizeof name, "%s", e->name);
-                memcpy(e, b, sizeof *e);
-                e->parsed = parsed;
-                snprintf(e->name, sizeof e->name, "%s", name);
-                e->listed = 0;
-                e->base = base;
-                err = 0;
-            }
+        char canonical[sizeof e->name];
+        snprintf(canonical, sizeof canonical, "%s", e->name);
+        int c = resolve_name(&e->parsed, canonical, why, why_len);
+        if (c >= 0) {
+            /* becomes a copy of what the name means now, under its own code */
+            mpit_name_t parsed = e->parsed;
+            memcpy(e, entries[c], sizeof *e);
+            e->parsed = parsed;
+            snprintf(e->name, sizeof e->name, "%s", canonical);
+            e->listed = 0;
+            e->base = c;
+        } else {
+            err = c;
         }
-    } else if (e) {
-        err = 0;
     }
-    (void)why;
     pthread_mutex_unlock(&lock);
     return err;
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "mpit_catalog.h"
+#include "mpit_events.h"
+#include "mpit_metrics.h"
 #include "mpit_semantics.h"
 #include "papi.h"
 
@@ -46,8 +48,55 @@ static int check_entry(int code, char *why, int why_len)
     return PAPI_OK;
 }
 
-/* Allocates the session and a handle per slot.  Returns PAPI_OK, or an error
- * with why.  Slots that cannot be bound before MPI_Init stay unbound. */
+/* Binds one slot to its source; MPIT_ERR_NO_OBJECT when it has to wait
+ * for MPI_Init, else a PAPI error with why. */
+static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, char *why, int why_len)
+{
+    int err = mpit_catalog_resolve(s->code, why, why_len);
+    if (err != PAPI_OK) return state == MPIT_MPI_NOT_STARTED ? MPIT_ERR_NO_OBJECT : err;
+    const mpit_entry_t *e = mpit_catalog_get(s->code);
+    if ((err = check_entry(s->code, why, why_len)) != PAPI_OK) return err;
+    s->source = e->source;
+    s->read_kind = e->read_kind;
+    s->is_float = e->is_float;
+    s->scale = e->scale > 0 ? e->scale : 1;
+    s->engine_id = e->engine_id;
+    if (e->source == MPIT_SOURCE_EVENT) {
+        if (mpit_events_subscribe() != 0) {
+            snprintf(why, why_len, "registering MPI_T event callbacks failed");
+            return PAPI_ESYS;
+        }
+        return PAPI_OK;
+    }
+    int index;
+    if (backend->pvar_index(e->info.name, e->info.cls, &index) != MPIT_OK) {
+        if (state == MPIT_MPI_NOT_STARTED) return MPIT_ERR_NO_OBJECT;
+        snprintf(why, why_len, "MPI_T no longer has the variable %s", e->info.name);
+        return PAPI_ENOEVNT;
+    }
+    err = backend->handle_alloc(cs->session, index, e->parsed.comm, &s->handle, &s->count);
+    if (err == MPIT_ERR_NO_OBJECT && state == MPIT_MPI_NOT_STARTED) return MPIT_ERR_NO_OBJECT;
+    if (err != MPIT_OK) {
+        snprintf(why, why_len, "MPI_T_pvar_handle_alloc failed for %s", e->name);
+        return PAPI_ESYS;
+    }
+    if (s->count < 1) s->count = 1;
+    if (e->parsed.elem >= s->count) {
+        snprintf(why, why_len, "%s has %d elements; :elem=%d is out of range", e->info.name, s->count,
+                 e->parsed.elem);
+        s->handle = NULL;
+        return PAPI_EINVAL;
+    }
+    s->dtype = e->info.dtype;
+    s->elem = e->parsed.elem;
+    s->continuous = e->info.continuous;
+    size_t width = mpit_dtype_size(s->dtype);
+    s->raw = calloc((size_t)s->count, width ? width : 8);
+    return s->raw ? PAPI_OK : PAPI_ENOMEM;
+}
+
+/* Allocates the session and binds every slot.  Slots that cannot be bound
+ * before MPI_Init stay unbound until MPI runs. */
 static int bind(mpit_control_t *cs, char *why, int why_len)
 {
     int state = backend->mpi_state();
@@ -63,42 +112,9 @@ static int bind(mpit_control_t *cs, char *why, int why_len)
     }
     int deferred = 0;
     for (int i = 0; i < cs->num; i++) {
-        mpit_slot_t *s = &cs->slot[i];
-        if (mpit_catalog_resolve(s->code) != 0) {
-            if (state == MPIT_MPI_NOT_STARTED) { deferred = 1; continue; }
-            snprintf(why, why_len, "the running MPI has no MPI_T variable named %s",
-                     mpit_catalog_get(s->code)->parsed.base);
-            return PAPI_ENOEVNT;
-        }
-        const mpit_entry_t *e = mpit_catalog_get(s->code);
-        int err = check_entry(s->code, why, why_len);
-        if (err != PAPI_OK) return err;
-        int index;
-        if (backend->pvar_index(e->info.name, e->info.cls, &index) != MPIT_OK) {
-            if (state == MPIT_MPI_NOT_STARTED) { deferred = 1; continue; }
-            snprintf(why, why_len, "MPI_T no longer has the variable %s", e->name);
-            return PAPI_ENOEVNT;
-        }
-        err = backend->handle_alloc(cs->session, index, e->parsed.comm, &s->handle, &s->count);
-        if (err == MPIT_ERR_NO_OBJECT && state == MPIT_MPI_NOT_STARTED) { deferred = 1; continue; }
-        if (err != MPIT_OK) {
-            snprintf(why, why_len, "MPI_T_pvar_handle_alloc failed for %s", e->name);
-            return PAPI_ESYS;
-        }
-        if (s->count < 1) s->count = 1;
-        if (e->parsed.elem >= s->count) {
-            snprintf(why, why_len, "%s has %d elements; :elem=%d is out of range", e->info.name,
-                     s->count, e->parsed.elem);
-            s->handle = NULL;
-            return PAPI_EINVAL;
-        }
-        s->dtype = e->info.dtype;
-        s->elem = e->parsed.elem;
-        s->read_kind = mpit_class_semantics(e->cls)->read_kind;
-        s->continuous = e->info.continuous;
-        s->is_float = mpit_dtype_is_float(s->dtype);
-        s->raw = calloc((size_t)s->count, mpit_dtype_size(s->dtype) ? mpit_dtype_size(s->dtype) : 8);
-        if (!s->raw) return PAPI_ENOMEM;
+        int err = bind_slot(cs, &cs->slot[i], state, why, why_len);
+        if (err == MPIT_ERR_NO_OBJECT) deferred = 1;
+        else if (err != PAPI_OK) return err;
     }
     cs->bound = 1;
     cs->bound_before_mpi = deferred || state == MPIT_MPI_NOT_STARTED;
@@ -119,35 +135,62 @@ int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why
         int err = check_entry(codes[i], why, why_len);
         if (err != PAPI_OK) return err;
     }
+    /* Like opening a hardware counter at add time: a variable MPI cannot
+     * bind is reported by PAPI_add_event, not later by PAPI_start. */
+    if (num > 0 && backend->mpi_state() == MPIT_MPI_RUNNING) {
+        int err = bind(cs, why, why_len);
+        if (err != PAPI_OK) {
+            unbind(cs);
+            return err;
+        }
+    }
     return PAPI_OK;
 }
 
-static int read_slot(mpit_slot_t *s, mpit_value_t *v)
+/* now_ns: the event clock, fetched at most once per PAPI_read. */
+static int read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
 {
+    if (s->source == MPIT_SOURCE_EVENT) {
+        if (s->engine_id < 0) return MPIT_ERR_NOT_FOUND;
+        if (*now_ns == 0) *now_ns = mpit_events_now();
+        v->i = mpit_events_read(s->engine_id, *now_ns);
+        return MPIT_OK;
+    }
     if (!s->handle) return MPIT_ERR_NOT_FOUND;
     int err = backend->handle_read(s->handle, s->raw);
     if (err != MPIT_OK) return err;
     *v = mpit_value_extract(s->raw, s->dtype, s->count, s->elem);
+    if (s->scale != 1) {
+        if (s->is_float) v->d *= (double)s->scale;
+        else v->i *= s->scale;
+    }
     return MPIT_OK;
 }
 
 /* Establishes the reference point of every slot (start and reset). */
 static void take_reference(mpit_control_t *cs)
 {
+    uint64_t now = 0;
     for (int i = 0; i < cs->num; i++) {
         mpit_slot_t *s = &cs->slot[i];
         mpit_value_t v = {0};
         cs->values[i] = 0;
         s->have_extreme = 0;
+        if (s->source == MPIT_SOURCE_EVENT && s->engine_id >= 0) {
+            /* engine high-water marks restart from the current depth */
+            if (s->read_kind != MPIT_READ_DELTA) mpit_events_rearm(s->engine_id);
+            else if (read_slot(s, &v, &now) == MPIT_OK) s->start = v;
+            continue;
+        }
         if (!s->handle) continue;
         if (s->read_kind == MPIT_READ_HIGH || s->read_kind == MPIT_READ_LOW) {
             /* A watermark that can be reset counts from now; a continuous one
              * is read once so that an MPI that resets on read starts afresh. */
             if (!s->continuous) backend->handle_reset(s->handle);
-            else read_slot(s, &v);
+            else read_slot(s, &v, &now);
             continue;
         }
-        if (read_slot(s, &v) == MPIT_OK) s->start = v;
+        if (read_slot(s, &v, &now) == MPIT_OK) s->start = v;
     }
 }
 
@@ -225,9 +268,10 @@ int mpit_control_read(mpit_control_t *cs, long long **values)
     *values = cs->values;
     if (gone()) return PAPI_OK; /* last values: MPI may have freed the storage */
     if (cs->bound_before_mpi && cs->running) rebind_after_init(cs);
+    uint64_t now = 0;
     for (int i = 0; i < cs->num; i++) {
         mpit_value_t v;
-        if (read_slot(&cs->slot[i], &v) == MPIT_OK) update_value(cs, i, v);
+        if (read_slot(&cs->slot[i], &v, &now) == MPIT_OK) update_value(cs, i, v);
     }
     return PAPI_OK;
 }

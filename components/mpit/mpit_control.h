@@ -13,6 +13,9 @@
 typedef struct mpit_slot {
     int code;                 /* catalog code */
     mpit_handle_t *handle;    /* NULL while not bound */
+    int source;               /* enum mpit_source_kind */
+    int engine_id;            /* MPIT_SOURCE_EVENT */
+    int64_t scale;
     int count, dtype, elem, read_kind, continuous, is_float;
     void *raw;                /* count elements of dtype, read by MPI_T */
     mpit_value_t start;       /* value at start or reset (DELTA) */

@@ -12,6 +12,9 @@
 #ifndef MPIT_BACKEND_DIR
 #define MPIT_BACKEND_DIR ""
 #endif
+#ifndef MPIT_DEFAULT_LIBMPI
+#define MPIT_DEFAULT_LIBMPI ""
+#endif
 
 /* MPI ABI families: how to recognise one from its version string, and the
  * backend module compiled against its mpi.h. */
@@ -60,15 +63,39 @@ static void *open_module(const char *module, char *why, size_t why_len)
     return NULL;
 }
 
-const mpit_backend_t *mpit_load_backend(char *why, size_t why_len)
+int mpit_process_has_mpi(void)
 {
-    /* Only symbols already in the process: a non-MPI program stays one. */
+    return dlsym(RTLD_DEFAULT, "MPI_Get_library_version") && dlsym(RTLD_DEFAULT, "MPI_T_init_thread");
+}
+
+/* RTLD_GLOBAL: the backend and the MPI's own plugins resolve against it. */
+static int load_default_mpi(char *why, size_t why_len)
+{
+    const char *lib = getenv("PAPI_MPIT_LIBMPI");
+    if (!lib || !*lib) lib = MPIT_DEFAULT_LIBMPI;
+    if (!*lib || strcmp(lib, "none") == 0) {
+        snprintf(why, why_len, "this process does not use MPI, and no default MPI library is set (PAPI_MPIT_LIBMPI)");
+        return -1;
+    }
+    if (!dlopen(lib, RTLD_NOW | RTLD_GLOBAL)) {
+        snprintf(why, why_len, "this process does not use MPI, and loading %s for the listing failed: %s",
+                 lib, dlerror());
+        return -1;
+    }
+    return 0;
+}
+
+const mpit_backend_t *mpit_load_backend(int load_default, char *why, size_t why_len)
+{
+    if (!mpit_process_has_mpi()) {
+        if (!load_default) {
+            snprintf(why, why_len, "this process does not use MPI (no MPI_T symbols loaded)");
+            return NULL;
+        }
+        if (load_default_mpi(why, why_len)) return NULL;
+    }
     get_library_version_fn get_version =
         (get_library_version_fn)dlsym(RTLD_DEFAULT, "MPI_Get_library_version");
-    if (!get_version || !dlsym(RTLD_DEFAULT, "MPI_T_init_thread")) {
-        snprintf(why, why_len, "this process does not use MPI (no MPI_T symbols loaded)");
-        return NULL;
-    }
     char version[8192] = "";
     int len = 0;
     get_version(version, &len); /* callable before MPI_Init and after MPI_Finalize */

@@ -7,7 +7,14 @@
 
 #include "mpit_backend.h"
 
-/* Returns the backend, or NULL with a sentence in why (for disabled_reason). */
-const mpit_backend_t *mpit_load_backend(char *why, size_t why_len);
+/* 1 when MPI is already linked into this process. */
+int mpit_process_has_mpi(void);
+
+/* Returns the backend for the MPI in this process, or NULL with a sentence in
+ * why (for disabled_reason).  With load_default set and no MPI in the process,
+ * first loads the default MPI library ($PAPI_MPIT_LIBMPI or the one chosen at
+ * configure time) so that a plain listing tool such as papi_native_avail can
+ * show the variables; such a process can list events but not count them. */
+const mpit_backend_t *mpit_load_backend(int load_default, char *why, size_t why_len);
 
 #endif

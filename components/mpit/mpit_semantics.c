@@ -25,6 +25,19 @@ const mpit_semantics_t *mpit_class_semantics(int cls)
     return &class_table[cls];
 }
 
+static const mpit_semantics_t read_table[] = {
+    [MPIT_READ_DELTA] = {MPIT_READ_DELTA, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START},
+    [MPIT_READ_CURRENT] = {MPIT_READ_CURRENT, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_POINT},
+    [MPIT_READ_HIGH] = {MPIT_READ_HIGH, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_SINCE_START},
+    [MPIT_READ_LOW] = {MPIT_READ_LOW, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_SINCE_START},
+};
+
+const mpit_semantics_t *mpit_read_semantics(int read_kind)
+{
+    if (read_kind < MPIT_READ_DELTA || read_kind > MPIT_READ_LOW) read_kind = MPIT_READ_CURRENT;
+    return &read_table[read_kind];
+}
+
 /* Open MPI registers every SPC as class SIZE; most are monotonic counters.
  * Order matters: the first match wins. */
 static const mpit_pvar_override_t overrides[] = {

@@ -17,6 +17,8 @@ typedef struct mpit_semantics {
 } mpit_semantics_t;
 
 const mpit_semantics_t *mpit_class_semantics(int cls);
+/* PAPI's value_type and timescope for a read kind. */
+const mpit_semantics_t *mpit_read_semantics(int read_kind);
 
 /* A correction for a pvar known by name (Open MPI publishes SPCs as SIZE). */
 typedef struct mpit_pvar_override {

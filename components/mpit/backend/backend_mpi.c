@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../mpit_backend.h"
+#include "backend_internal.h"
 #include "family_quirks.h"
 
 struct mpit_session {
@@ -30,7 +31,7 @@ static int self_keyval = MPI_KEYVAL_INVALID;
 static mpit_session_t *sessions;
 static mpit_finalize_hook_t finalize_hook;
 
-static int to_status(int err)
+int backend_status(int err)
 {
     if (err == MPI_SUCCESS) return MPIT_OK;
     if (err == MPI_T_ERR_INVALID_INDEX || err == MPI_T_ERR_INVALID) return MPIT_ERR_INVALID;
@@ -55,6 +56,7 @@ static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     (void)comm; (void)keyval; (void)attr; (void)extra;
     atomic_store_explicit(&mpi_finalizing, 1, memory_order_release);
     if (finalize_hook) finalize_hook();
+    backend_events_release();
     for (mpit_session_t *s = sessions; s; s = s->next) {
         if (s->alive)
             MPI_T_pvar_session_free(&s->session);
@@ -102,6 +104,7 @@ static void shutdown_mpit(void)
     int state = mpi_state();
     /* Open MPI 4.1 crashes in MPI_T_finalize after MPI_Finalize; MPICH frees
      * cvars still in use if MPI_T is finalized while MPI runs. */
+    if (state == MPIT_MPI_RUNNING) backend_events_release();
     if ((state != MPIT_MPI_FINALIZED && quirks.finalize_mpit_before_mpi) ||
         (state != MPIT_MPI_RUNNING && !quirks.finalize_mpit_before_mpi)) {
         MPI_T_finalize();
@@ -125,7 +128,7 @@ static void library_version(char *buf, size_t len)
 static int pvar_num(int *num)
 {
     watch_finalize();
-    return to_status(MPI_T_pvar_get_num(num));
+    return backend_status(MPI_T_pvar_get_num(num));
 }
 
 /* MPI_T class constants differ between families; this table maps them. */
@@ -157,6 +160,9 @@ static const struct { int mpi; int ours; } verbosity_map[] = {
 };
 
 #define MAP(table, value, fallback) map_int(table, sizeof table / sizeof table[0], value, fallback)
+static int map_int(const void *table, size_t n, int value, int fallback);
+int backend_map_bind(int mpi_bind) { return MAP(bind_map, mpi_bind, MPIT_BIND_OTHER); }
+int backend_map_verbosity(int v) { return MAP(verbosity_map, v, 8); }
 static int map_int(const void *table, size_t n, int value, int fallback)
 {
     const struct { int mpi; int ours; } *t = table;
@@ -173,7 +179,7 @@ static int map_class_back(int ours)
 }
 
 /* Datatype handles are pointers in Open MPI and ints in MPICH: compare. */
-static int map_dtype(MPI_Datatype t)
+int backend_map_dtype(MPI_Datatype t)
 {
     if (t == MPI_INT) return MPIT_TYPE_INT;
     if (t == MPI_UNSIGNED) return MPIT_TYPE_UNSIGNED;
@@ -196,13 +202,13 @@ static int pvar_info(int index, mpit_pvar_info_t *info)
     int err = MPI_T_pvar_get_info(index, info->name, &name_len, &verbosity, &var_class, &dtype,
                                   &enumtype, info->desc, &desc_len, &bind, &readonly, &continuous,
                                   &atomic);
-    if (err != MPI_SUCCESS) return to_status(err);
+    if (err != MPI_SUCCESS) return backend_status(err);
     info->name[MPIT_NAME_LEN - 1] = '\0';
     info->desc[MPIT_DESC_LEN - 1] = '\0';
     info->cls = MAP(class_map, var_class, MPIT_CLASS_GENERIC);
     info->bind = MAP(bind_map, bind, MPIT_BIND_OTHER);
     info->verbosity = MAP(verbosity_map, verbosity, 8);
-    info->dtype = map_dtype(dtype);
+    info->dtype = backend_map_dtype(dtype);
     info->readonly = readonly;
     info->continuous = continuous;
     info->atomic = atomic;
@@ -213,7 +219,7 @@ static int pvar_index(const char *name, int cls, int *index)
 {
     int mpi_class = map_class_back(cls);
     if (mpi_class < 0) return MPIT_ERR_INVALID;
-    return to_status(MPI_T_pvar_get_index(name, mpi_class, index));
+    return backend_status(MPI_T_pvar_get_index(name, mpi_class, index));
 }
 
 static int session_create(mpit_session_t **out)
@@ -222,7 +228,7 @@ static int session_create(mpit_session_t **out)
     if (!s) return MPIT_ERR_MPI;
     if (mpi_state() == MPIT_MPI_FINALIZED) { free(s); return MPIT_ERR_GONE; }
     int err = MPI_T_pvar_session_create(&s->session);
-    if (err != MPI_SUCCESS) { free(s); return to_status(err); }
+    if (err != MPI_SUCCESS) { free(s); return backend_status(err); }
     s->alive = 1;
     s->next = sessions;
     sessions = s;
@@ -257,7 +263,7 @@ static int handle_alloc(mpit_session_t *s, int index, int comm, mpit_handle_t **
     if (!h) return MPIT_ERR_MPI;
     *count = 1; /* Open MPI leaves it unset for SPCs that are not attached */
     err = MPI_T_pvar_handle_alloc(s->session, index, obj, &h->handle, count);
-    if (err != MPI_SUCCESS) { free(h); return to_status(err); }
+    if (err != MPI_SUCCESS) { free(h); return backend_status(err); }
     h->owner = s;
     *out = h;
     return MPIT_OK;
@@ -267,29 +273,29 @@ static int handle_start(mpit_handle_t *h)
 {
     if (!h->owner->alive) return MPIT_ERR_GONE;
     int err = MPI_T_pvar_start(h->owner->session, h->handle);
-    return err == MPI_T_ERR_PVAR_NO_STARTSTOP ? MPIT_OK : to_status(err);
+    return err == MPI_T_ERR_PVAR_NO_STARTSTOP ? MPIT_OK : backend_status(err);
 }
 
 static int handle_stop(mpit_handle_t *h)
 {
     if (!h->owner->alive) return MPIT_ERR_GONE;
     int err = MPI_T_pvar_stop(h->owner->session, h->handle);
-    return err == MPI_T_ERR_PVAR_NO_STARTSTOP ? MPIT_OK : to_status(err);
+    return err == MPI_T_ERR_PVAR_NO_STARTSTOP ? MPIT_OK : backend_status(err);
 }
 
 static int handle_reset(mpit_handle_t *h)
 {
     if (!h->owner->alive) return MPIT_ERR_GONE;
-    return to_status(MPI_T_pvar_reset(h->owner->session, h->handle));
+    return backend_status(MPI_T_pvar_reset(h->owner->session, h->handle));
 }
 
 static int handle_read(mpit_handle_t *h, void *buf)
 {
     if (!h->owner->alive) return MPIT_ERR_GONE;
-    return to_status(MPI_T_pvar_read(h->owner->session, h->handle, buf));
+    return backend_status(MPI_T_pvar_read(h->owner->session, h->handle, buf));
 }
 
-static const mpit_backend_t backend = {
+static mpit_backend_t backend = {
     .abi = MPIT_BACKEND_ABI,
     .family = FAMILY_NAME,
     .init = init,
@@ -310,4 +316,8 @@ static const mpit_backend_t backend = {
 };
 
 const mpit_backend_t *mpit_backend_entry(void);
-const mpit_backend_t *mpit_backend_entry(void) { return &backend; }
+const mpit_backend_t *mpit_backend_entry(void)
+{
+    backend_events_fill(&backend);
+    return &backend;
+}

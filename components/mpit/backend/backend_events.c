@@ -1,0 +1,210 @@
+/*
+ * MPI_T events (MPI 4.0) for the backend: event info, callback registration
+ * and the callback itself, which runs inside MPI: no locks, no allocation,
+ * no I/O, bounded work.  Compiled into the backend only when the family's
+ * mpi.h declares the events API.
+ */
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../mpit_backend.h"
+#include "backend_internal.h"
+
+#if MPI_VERSION >= 4 || defined(MPIT_HAVE_MPI_T_EVENTS)
+
+/* One registration: what the callback needs, fixed at subscribe time. */
+typedef struct subscription {
+    MPI_T_event_registration handle;
+    int index;
+    int nelem;
+    int elem_dtype[MPIT_EVENT_MAX_ELEMS];
+    double ns_per_tick;              /* 1.0 for nanosecond sources */
+    mpit_event_sink_t sink;
+    struct subscription *next;       /* list for unsubscribe_all (setup only) */
+} subscription_t;
+
+static subscription_t *subscriptions;
+static double *source_ns_per_tick;   /* by source index */
+static int num_sources;
+
+static int event_num(int *num) { return backend_status(MPI_T_event_get_num(num)); }
+
+static int event_info(int index, mpit_event_info_t *info)
+{
+    MPI_Datatype types[MPIT_EVENT_MAX_ELEMS];
+    MPI_Aint displs[MPIT_EVENT_MAX_ELEMS];
+    int name_len = MPIT_NAME_LEN, desc_len = MPIT_DESC_LEN, nelem = MPIT_EVENT_MAX_ELEMS;
+    int verbosity, bind;
+    MPI_T_enum enumtype = MPI_T_ENUM_NULL;
+    MPI_Info mpi_info = MPI_INFO_NULL;
+    memset(info, 0, sizeof *info);
+    int err = MPI_T_event_get_info(index, info->name, &name_len, &verbosity, types, displs, &nelem,
+                                   &enumtype, &mpi_info, info->desc, &desc_len, &bind);
+    if (err != MPI_SUCCESS) return backend_status(err);
+    if (mpi_info != MPI_INFO_NULL) MPI_Info_free(&mpi_info);
+    info->nelem = nelem < MPIT_EVENT_MAX_ELEMS ? nelem : MPIT_EVENT_MAX_ELEMS;
+    info->bind = backend_map_bind(bind);
+    info->verbosity = backend_map_verbosity(verbosity);
+    for (int i = 0; i < info->nelem; i++) info->elem_dtype[i] = backend_map_dtype(types[i]);
+    /* The optional enum names the elements. */
+    int items = 0;
+    char ename[64];
+    int elen = sizeof ename;
+    if (enumtype != MPI_T_ENUM_NULL &&
+        MPI_T_enum_get_info(enumtype, &items, ename, &elen) == MPI_SUCCESS) {
+        for (int i = 0; i < items && i < info->nelem; i++) {
+            int value, len = sizeof info->elem_names[i];
+            MPI_T_enum_get_item(enumtype, i, &value, info->elem_names[i], &len);
+        }
+    }
+    return MPIT_OK;
+}
+
+static int64_t element_as_int(const unsigned char *buf, int dtype)
+{
+    switch (dtype) {
+    case MPIT_TYPE_INT: { int v; memcpy(&v, buf, sizeof v); return v; }
+    case MPIT_TYPE_UNSIGNED: { unsigned v; memcpy(&v, buf, sizeof v); return v; }
+    case MPIT_TYPE_LONG: { long v; memcpy(&v, buf, sizeof v); return v; }
+    case MPIT_TYPE_UNSIGNED_LONG: { unsigned long v; memcpy(&v, buf, sizeof v); return (int64_t)v; }
+    case MPIT_TYPE_LONG_LONG:
+    case MPIT_TYPE_COUNT_T: { long long v; memcpy(&v, buf, sizeof v); return v; }
+    case MPIT_TYPE_UNSIGNED_LONG_LONG: { unsigned long long v; memcpy(&v, buf, sizeof v); return (int64_t)v; }
+    default: return 0;
+    }
+}
+
+/* Runs inside MPI, possibly on a progress thread: stack buffers only. */
+static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg,
+                     MPI_T_cb_safety safety, void *user_data)
+{
+    (void)reg; (void)safety;
+    const subscription_t *s = user_data;
+    int64_t elements[MPIT_EVENT_MAX_ELEMS];
+    unsigned char buf[16];
+    MPI_Count ticks = 0;
+    int n = s->sink.elements_wanted(s->sink.ctx, s->index);
+    if (n > s->nelem) n = s->nelem;
+    for (int i = 0; i < n; i++) {
+        if (s->elem_dtype[i] == MPIT_TYPE_UNKNOWN || MPI_T_event_read(instance, i, buf) != MPI_SUCCESS) {
+            n = i;
+            break;
+        }
+        elements[i] = element_as_int(buf, s->elem_dtype[i]);
+    }
+    MPI_T_event_get_timestamp(instance, &ticks);
+    uint64_t ns = s->ns_per_tick == 1.0 ? (uint64_t)ticks : (uint64_t)((double)ticks * s->ns_per_tick);
+    s->sink.deliver(s->sink.ctx, s->index, ns, elements, n);
+}
+
+static void on_dropped(MPI_Count count, MPI_T_event_registration reg, int source_index,
+                       MPI_T_cb_safety safety, void *user_data)
+{
+    (void)reg; (void)source_index; (void)safety;
+    const subscription_t *s = user_data;
+    s->sink.dropped(s->sink.ctx, s->index, (uint64_t)count);
+}
+
+static void on_free(MPI_T_event_registration reg, MPI_T_cb_safety safety, void *user_data)
+{
+    (void)reg; (void)safety;
+    free(user_data);
+}
+
+static void load_sources(void)
+{
+    if (source_ns_per_tick) return;
+    if (MPI_T_source_get_num(&num_sources) != MPI_SUCCESS || num_sources <= 0) return;
+    source_ns_per_tick = calloc((size_t)num_sources, sizeof *source_ns_per_tick);
+    for (int i = 0; source_ns_per_tick && i < num_sources; i++) {
+        char name[256], desc[256];
+        int nl = sizeof name, dl = sizeof desc;
+        MPI_T_source_order order;
+        MPI_Count tps = 0, max_ticks;
+        MPI_Info info = MPI_INFO_NULL;
+        source_ns_per_tick[i] = 1.0;
+        if (MPI_T_source_get_info(i, name, &nl, desc, &dl, &order, &tps, &max_ticks, &info) == MPI_SUCCESS) {
+            if (tps > 0) source_ns_per_tick[i] = 1e9 / (double)tps;
+            if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+        }
+    }
+}
+
+static int event_subscribe(int index, const mpit_event_sink_t *sink)
+{
+    mpit_event_info_t info;
+    int err = event_info(index, &info);
+    if (err != MPIT_OK) return err;
+    subscription_t *s = calloc(1, sizeof *s);
+    if (!s) return MPIT_ERR_MPI;
+    s->index = index;
+    s->nelem = info.nelem;
+    memcpy(s->elem_dtype, info.elem_dtype, sizeof s->elem_dtype);
+    s->sink = *sink;
+    load_sources();
+    /* An event has no source before its first instance; MPICH and Open MPI
+     * use nanosecond sources, and a single source is the common case. */
+    s->ns_per_tick = num_sources == 1 && source_ns_per_tick ? source_ns_per_tick[0] : 1.0;
+    MPI_Comm world = MPI_COMM_WORLD;
+    void *obj = info.bind == MPIT_BIND_COMM ? (void *)&world : NULL;
+    if (info.bind != MPIT_BIND_NONE && info.bind != MPIT_BIND_COMM) { free(s); return MPIT_ERR_NO_OBJECT; }
+    err = MPI_T_event_handle_alloc(index, obj, MPI_INFO_NULL, &s->handle);
+    if (err != MPI_SUCCESS) { free(s); return backend_status(err); }
+    /* The callback is async-signal safe; register it at every level so the
+     * MPI finds it whatever safety it raises the event with (MPICH raises
+     * at MPI_RESTRICTED and looks upward; Open MPI main never selects
+     * ASYNC_SIGNAL_SAFE). */
+    static const MPI_T_cb_safety levels[] = {MPI_T_CB_REQUIRE_NONE, MPI_T_CB_REQUIRE_MPI_RESTRICTED,
+                                             MPI_T_CB_REQUIRE_THREAD_SAFE,
+                                             MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE};
+    int registered = 0;
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        registered += MPI_T_event_register_callback(s->handle, levels[i], MPI_INFO_NULL, s, on_event) == MPI_SUCCESS;
+    MPI_T_event_set_dropped_handler(s->handle, on_dropped);
+    if (!registered) {
+        MPI_T_event_handle_free(s->handle, s, on_free);
+        return MPIT_ERR_MPI;
+    }
+    s->next = subscriptions;
+    subscriptions = s;
+    return MPIT_OK;
+}
+
+static void event_unsubscribe_all(void)
+{
+    subscription_t *s = subscriptions;
+    subscriptions = NULL;
+    while (s) {
+        subscription_t *next = s->next;
+        MPI_T_event_handle_free(s->handle, s, on_free);
+        s = next;
+    }
+}
+
+static uint64_t event_now_ns(void)
+{
+    MPI_Count ticks = 0;
+    load_sources();
+    if (num_sources <= 0 || MPI_T_source_get_timestamp(0, &ticks) != MPI_SUCCESS) return 0;
+    return (uint64_t)((double)ticks * source_ns_per_tick[0]);
+}
+
+void backend_events_fill(mpit_backend_t *b)
+{
+    b->event_num = event_num;
+    b->event_info = event_info;
+    b->event_subscribe = event_subscribe;
+    b->event_unsubscribe_all = event_unsubscribe_all;
+    b->event_now_ns = event_now_ns;
+}
+
+void backend_events_release(void) { event_unsubscribe_all(); }
+
+#else /* no MPI_T events in this MPI's header */
+
+void backend_events_fill(mpit_backend_t *b) { (void)b; }
+void backend_events_release(void) {}
+
+#endif

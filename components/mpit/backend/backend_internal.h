@@ -1,0 +1,19 @@
+/* Shared between the backend's files: MPI -> mpit translations. */
+#ifndef MPIT_BACKEND_INTERNAL_H
+#define MPIT_BACKEND_INTERNAL_H
+
+#include <mpi.h>
+
+#include "../mpit_backend.h"
+
+int backend_status(int mpi_err);
+int backend_map_bind(int mpi_bind);
+int backend_map_verbosity(int mpi_verbosity);
+int backend_map_dtype(MPI_Datatype t);
+
+/* Events part: fills the event entries of the vector when the MPI has them. */
+void backend_events_fill(mpit_backend_t *b);
+/* Frees every event registration (at MPI_Finalize or shutdown). */
+void backend_events_release(void);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * The event family: MPI_T events (MPI 4.0) fed through the rule engine into
+ * counters.  Set up once MPI runs (event types register during MPI_Init);
+ * callbacks are registered on first use, so programs that count no event
+ * pay nothing inside MPI.
+ */
+#ifndef MPIT_EVENTS_H
+#define MPIT_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpit_backend.h"
+#include "mpit_engine.h"
+
+/* Builds the engine for the running MPI (idempotent; not before MPI_Init).
+ * Returns 1 when there are events, 0 when not (mpit_events_why says why). */
+int mpit_events_setup(const mpit_backend_t *backend);
+const char *mpit_events_why(void);
+
+int mpit_events_num_types(void);
+const char *mpit_events_type_name(int index);
+const char *mpit_events_type_desc(int index);
+
+/* Engine counter ids: derived counters are 0..num_derived-1. */
+int mpit_events_num_derived(void);
+int mpit_events_find(const char *engine_name);
+int mpit_events_counter_info(int id, mpit_counter_info_t *info);
+
+/* Registers the MPI callbacks (once); 0 on success. */
+int mpit_events_subscribe(void);
+/* Restarts an extremum counter at PAPI_start/reset; no-op for others. */
+void mpit_events_rearm(int id);
+/* Hot path: lock-free. */
+int64_t mpit_events_read(int id, uint64_t now_ns);
+uint64_t mpit_events_now(void);
+
+/* MPI is finalizing: callbacks were freed by the backend; keep the values. */
+void mpit_events_forget(void);
+
+#endif

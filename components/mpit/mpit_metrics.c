@@ -1,0 +1,66 @@
+#include "mpit_metrics.h"
+
+#include <string.h>
+
+#include "mpit_semantics.h"
+
+#define EV(n) {MPIT_SOURCE_EVENT, n, 1}
+#define PV(n) {MPIT_SOURCE_PVAR, n, 1}
+#define PVS(n, s) {MPIT_SOURCE_PVAR, n, s}
+#define SPC(x) "runtime_spc_OMPI_SPC_" x
+
+static const char needs_spc_or_events[] =
+    "needs Open MPI built with --enable-spc, or an MPI with MPI_T queue events "
+    "(MPICH --enable-mpit-events=yes, Open MPI with ob1 events)";
+static const char needs_spc[] = "needs Open MPI built with --enable-spc";
+static const char needs_events[] =
+    "needs an MPI with MPI_T queue events (MPICH --enable-mpit-events=yes, Open MPI with ob1 events)";
+static const char needs_queue_pvar[] =
+    "needs Open MPI's ob1 PML or MPICH built with --enable-mpit-pvars=recvq";
+
+const mpit_metric_t mpit_metrics[] = {
+    {"UNEXPECTED_MSGS", "Messages that arrived before a matching receive was posted", "messages",
+     MPIT_READ_DELTA, {EV("unexpected_msgs"), PV(SPC("UNEXPECTED"))}, needs_spc_or_events},
+    {"OOS_MSGS", "Messages that arrived out of sequence", "messages", MPIT_READ_DELTA,
+     {EV("oos_msgs"), PV(SPC("OUT_OF_SEQUENCE"))}, needs_spc_or_events},
+    {"MATCH_TIME", "Time spent matching arriving messages against posted receives", "ns",
+     MPIT_READ_DELTA, {EV("posted_search.total"), PVS(SPC("MATCH_TIME"), 1000)}, needs_spc_or_events},
+    {"UNEXPECTED_QUEUE_MAX", "Largest length of the unexpected-message queue since start", "messages",
+     MPIT_READ_HIGH, {EV("unexpected_queue.max"), PV(SPC("MAX_UNEXPECTED_IN_QUEUE"))},
+     needs_spc_or_events},
+    {"OOS_QUEUE_MAX", "Largest number of out-of-sequence messages held since start", "messages",
+     MPIT_READ_HIGH, {PV(SPC("MAX_OOS_IN_QUEUE"))}, needs_spc},
+    {"UNEXPECTED_QUEUE_TIME", "Total time messages spent in the unexpected queue", "ns",
+     MPIT_READ_DELTA, {EV("unexpected_queue.time")}, needs_events},
+    {"POSTED_QUEUE_MAX", "Largest length of the posted-receive queue since start", "messages",
+     MPIT_READ_HIGH, {EV("posted_queue.max")}, needs_events},
+    {"UNEXPECTED_QUEUE_LENGTH", "Current length of the unexpected-message queue", "messages",
+     MPIT_READ_CURRENT,
+     {PV("unexpected_recvq_length"), PV("pml_ob1_unexpected_msgq_length"), PV(SPC("UNEXPECTED_IN_QUEUE"))},
+     needs_queue_pvar},
+    {"POSTED_QUEUE_LENGTH", "Current length of the posted-receive queue", "messages", MPIT_READ_CURRENT,
+     {PV("posted_recvq_length"), PV("pml_ob1_posted_recvq_length")}, needs_queue_pvar},
+    {"UNEXPECTED_MATCH_ATTEMPTS", "Searches of the unexpected queue by newly posted receives", "attempts",
+     MPIT_READ_DELTA, {PV("unexpected_recvq_match_attempts")}, "needs MPICH built with --enable-mpit-pvars=recvq"},
+    {"POSTED_MATCH_ATTEMPTS", "Searches of the posted queue by arriving messages", "attempts",
+     MPIT_READ_DELTA, {PV("posted_recvq_match_attempts")}, "needs MPICH built with --enable-mpit-pvars=recvq"},
+    {"BYTES_SENT", "Bytes sent by user point-to-point messages", "bytes", MPIT_READ_DELTA,
+     {PV(SPC("BYTES_SENT_USER"))}, needs_spc},
+    {"BYTES_RECEIVED", "Bytes received by user point-to-point messages", "bytes", MPIT_READ_DELTA,
+     {PV(SPC("BYTES_RECEIVED_USER"))}, needs_spc},
+    {"BYTES_SENT_MPI", "Bytes sent by MPI-internal messages (collectives and the like)", "bytes",
+     MPIT_READ_DELTA, {PV(SPC("BYTES_SENT_MPI"))}, needs_spc},
+    {"BYTES_RECEIVED_MPI", "Bytes received by MPI-internal messages (collectives and the like)",
+     "bytes", MPIT_READ_DELTA, {PV(SPC("BYTES_RECEIVED_MPI"))}, needs_spc},
+    {"BYTES_PUT", "Bytes written by one-sided puts", "bytes", MPIT_READ_DELTA, {PV(SPC("BYTES_PUT"))}, needs_spc},
+    {"BYTES_GET", "Bytes read by one-sided gets", "bytes", MPIT_READ_DELTA, {PV(SPC("BYTES_GET"))}, needs_spc},
+};
+
+const int mpit_num_metrics = (int)(sizeof mpit_metrics / sizeof mpit_metrics[0]);
+
+const mpit_metric_t *mpit_metric_find(const char *name)
+{
+    for (int i = 0; i < mpit_num_metrics; i++)
+        if (strcmp(mpit_metrics[i].name, name) == 0) return &mpit_metrics[i];
+    return NULL;
+}

@@ -1,0 +1,39 @@
+/*
+ * Portable metrics: one name, the same meaning on every MPI, mapped per
+ * implementation to the best source the running MPI offers (like PAPI
+ * presets for CPUs).  The mapping is the table in mpit_metrics.c.
+ */
+#ifndef MPIT_METRICS_H
+#define MPIT_METRICS_H
+
+#include <stdint.h>
+
+enum mpit_source_kind {
+    MPIT_SOURCE_NONE,
+    MPIT_SOURCE_EVENT, /* a counter of the event engine ("unexpected_msgs") */
+    MPIT_SOURCE_PVAR   /* an MPI_T performance variable */
+};
+
+#define MPIT_METRIC_SOURCES 4
+
+typedef struct mpit_metric_source {
+    int kind;          /* enum mpit_source_kind */
+    const char *name;  /* engine counter or pvar name */
+    int64_t scale;     /* multiply the source value (us -> ns: 1000) */
+} mpit_metric_source_t;
+
+typedef struct mpit_metric {
+    const char *name;
+    const char *desc;
+    const char *units;
+    int read_kind;     /* enum mpit_read_kind, for pvar sources */
+    mpit_metric_source_t sources[MPIT_METRIC_SOURCES]; /* best first */
+    const char *needs; /* what would provide it, for the error message */
+} mpit_metric_t;
+
+extern const mpit_metric_t mpit_metrics[];
+extern const int mpit_num_metrics;
+
+const mpit_metric_t *mpit_metric_find(const char *name);
+
+#endif
