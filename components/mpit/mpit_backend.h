@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI 4
+#define MPIT_BACKEND_ABI 5
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN 256
@@ -109,6 +109,12 @@ typedef struct mpit_backend {
     int (*pvar_num)(int *num);
     int (*pvar_info)(int index, mpit_pvar_info_t *info);
     int (*pvar_index)(const char *name, int cls, int *index);
+    /* A variable of this name is wanted: an MPI that collects it only when
+     * told before MPI_Init (Open MPI SPCs) is told now. */
+    void (*pvar_request)(const char *name);
+    /* 0 when the MPI has the variable but does not collect it (an Open MPI
+     * SPC that is not attached): reading it would give silent zeros. */
+    int (*pvar_collecting)(const char *name);
 
     int (*session_create)(mpit_session_t **session);
     void (*session_free)(mpit_session_t *session);

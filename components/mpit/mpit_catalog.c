@@ -109,11 +109,14 @@ static int find_variable(const char *name, int cls)
     return -1;
 }
 
-static int find_exact(const char *canonical)
+/* The entry with this canonical name; pending ones only if asked for. */
+static int find_exact(const char *canonical, int with_pending)
 {
     int n = atomic_load(&size);
     for (int i = 0; i < n; i++)
-        if (strcmp(entries[i]->name, canonical) == 0) return i;
+        if ((with_pending || entries[i]->family != MPIT_FAMILY_PENDING) &&
+            strcmp(entries[i]->name, canonical) == 0)
+            return i;
     return -1;
 }
 
@@ -348,7 +351,7 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
         snprintf(why, why_len, "no MPI_T event counters: %s", mpit_events_why());
         return PAPI_ENOEVNT;
     }
-    int base = find_exact(parsed->base);
+    int base = find_exact(parsed->base, 0);
     if (base < 0) {
         snprintf(why, why_len, "the running MPI has no MPI_T %s named %s", derived ? "event counter" : "event", rest);
         return PAPI_ENOEVNT;
@@ -376,7 +379,7 @@ static int lookup_metric(const mpit_metric_t *m, const mpit_name_t *parsed, char
         snprintf(why, why_len, "the portable metric %s takes no qualifiers", m->name);
         return PAPI_EINVAL;
     }
-    int found = find_exact(m->name);
+    int found = find_exact(m->name, 0);
     if (found >= 0 && entries[found]->family == MPIT_FAMILY_METRIC) return found;
     snprintf(why, why_len, "%s is not available on the running %s: it %s", m->name, backend->family, m->needs);
     return PAPI_ENOEVNT;
@@ -404,13 +407,27 @@ static int resolve_name(const mpit_name_t *parsed, const char *canonical, char *
     return lookup_pvar(parsed, canonical, why, why_len);
 }
 
+/* Tells the MPI, before MPI_Init, which variables a pending name may read
+ * (Open MPI collects an SPC only when attached). */
+static void request_sources(const mpit_name_t *parsed)
+{
+    const mpit_metric_t *m = mpit_metric_find(parsed->base);
+    if (!backend->pvar_request) return;
+    if (!m) {
+        if (!is_event_name(parsed->base)) backend->pvar_request(parsed->base);
+        return;
+    }
+    for (int s = 0; s < MPIT_METRIC_SOURCES && m->sources[s].kind != MPIT_SOURCE_NONE; s++)
+        if (m->sources[s].kind == MPIT_SOURCE_PVAR) backend->pvar_request(m->sources[s].name);
+}
+
 static int lookup_locked(const char *text, int *code, char *why, int why_len)
 {
     mpit_name_t parsed;
     char canonical[MPIT_MAX_NAME + 128];
     if (mpit_name_parse(text, &parsed, why, why_len) != MPIT_NAME_OK) return PAPI_EINVAL;
     mpit_name_format(&parsed, canonical, sizeof canonical);
-    int found = find_exact(canonical);
+    int found = find_exact(canonical, 1);
     if (found >= 0 && entries[found]->family != MPIT_FAMILY_PENDING) {
         *code = found;
         return PAPI_OK;
@@ -426,6 +443,7 @@ static int lookup_locked(const char *text, int *code, char *why, int why_len)
     if (c == PAPI_ENOEVNT && state == MPIT_MPI_NOT_STARTED) {
         /* Many variables and all events appear only during MPI_Init: accept
          * the name now and resolve it when the event set starts. */
+        request_sources(&parsed);
         mpit_entry_t *e = new_entry(MPIT_FAMILY_PENDING, canonical);
         if (!e) return PAPI_ENOMEM;
         e->parsed = parsed;

@@ -10,6 +10,8 @@
 #include "mpit_events.h"
 #include "mpit_metrics.h"
 #include "mpit_semantics.h"
+#include "mpit_warn.h"
+#include "mpit_watermarks.h"
 #include "papi.h"
 
 static const mpit_backend_t *backend;
@@ -24,6 +26,8 @@ static int gone(void) { return atomic_load_explicit(&mpi_gone, memory_order_acqu
 static void unbind(mpit_control_t *cs)
 {
     for (int i = 0; i < cs->num; i++) {
+        mpit_watermark_unwatch(cs->slot[i].watermark_cell);
+        cs->slot[i].watermark_cell = -1;
         free(cs->slot[i].raw);
         cs->slot[i].raw = NULL;
         cs->slot[i].handle = NULL; /* freed with the session */
@@ -74,6 +78,12 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, char *why, i
         snprintf(why, why_len, "MPI_T no longer has the variable %s", e->info.name);
         return PAPI_ENOEVNT;
     }
+    if (backend->pvar_collecting && !backend->pvar_collecting(e->info.name)) {
+        snprintf(why, why_len,
+                 "%s is not collected: Open MPI counts an SPC only when it is attached before MPI_Init "
+                 "(add the event before MPI_Init, or set OMPI_MCA_mpi_spc_attach=all)", e->info.name);
+        return PAPI_ECNFLCT;
+    }
     err = backend->handle_alloc(cs->session, index, e->parsed.comm, &s->handle, &s->count);
     if (err == MPIT_ERR_NO_OBJECT && state == MPIT_MPI_NOT_STARTED) return MPIT_ERR_NO_OBJECT;
     if (err != MPIT_OK) {
@@ -90,6 +100,9 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, char *why, i
     s->dtype = e->info.dtype;
     s->elem = e->parsed.elem;
     s->continuous = e->info.continuous;
+    /* A continuous high-water mark can only be shared by reading it, and an
+     * MPI may reset it on every read: all readers pool what they see. */
+    s->shared_key = s->read_kind == MPIT_READ_HIGH && s->continuous && !s->is_float ? index : -1;
     size_t width = mpit_dtype_size(s->dtype);
     s->raw = calloc((size_t)s->count, width ? width : 8);
     return s->raw ? PAPI_OK : PAPI_ENOMEM;
@@ -132,6 +145,8 @@ int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why
     cs->num = num;
     for (int i = 0; i < num; i++) {
         cs->slot[i].code = codes[i];
+        cs->slot[i].shared_key = -1;
+        cs->slot[i].watermark_cell = -1;
         int err = check_entry(codes[i], why, why_len);
         if (err != PAPI_OK) return err;
     }
@@ -187,7 +202,11 @@ static void take_reference(mpit_control_t *cs)
             /* A watermark that can be reset counts from now; a continuous one
              * is read once so that an MPI that resets on read starts afresh. */
             if (!s->continuous) backend->handle_reset(s->handle);
-            else read_slot(s, &v, &now);
+            else if (read_slot(s, &v, &now) == MPIT_OK && s->shared_key >= 0) {
+                mpit_watermark_unwatch(s->watermark_cell);
+                mpit_watermark_offer(s->shared_key, v.i); /* others' maximum, not ours */
+                s->watermark_cell = mpit_watermark_watch(s->shared_key);
+            }
             continue;
         }
         if (read_slot(s, &v, &now) == MPIT_OK) s->start = v;
@@ -232,6 +251,13 @@ static void update_value(mpit_control_t *cs, int i, mpit_value_t v)
         else r.i = v.i - s->start.i;
         break;
     case MPIT_READ_HIGH:
+        if (s->shared_key >= 0 && s->watermark_cell >= 0) {
+            mpit_watermark_offer(s->shared_key, v.i);
+            int64_t max = mpit_watermark_max(s->watermark_cell);
+            r.i = max == INT64_MIN ? 0 : max;
+            break;
+        }
+        /* fall through */
     case MPIT_READ_LOW: {
         int high = s->read_kind == MPIT_READ_HIGH;
         int better = s->is_float ? (high ? v.d > s->extreme.d : v.d < s->extreme.d)

@@ -11,6 +11,10 @@ int backend_map_bind(int mpi_bind);
 int backend_map_verbosity(int mpi_verbosity);
 int backend_map_dtype(MPI_Datatype t);
 
+/* Variables the MPI collects only when told before MPI_Init (Open MPI SPCs). */
+void backend_pvar_request(const char *name);
+int backend_pvar_collecting(const char *name);
+
 /* Events part: fills the event entries of the vector when the MPI has them. */
 void backend_events_fill(mpit_backend_t *b);
 /* Frees every event registration (at MPI_Finalize or shutdown). */

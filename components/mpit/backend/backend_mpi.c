@@ -5,6 +5,7 @@
  * library the application already loaded, so libpapi never links libmpi.
  */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@ static int mpit_initialized;
 static atomic_int mpi_finalizing;      /* set by the COMM_SELF delete callback */
 static int self_keyval = MPI_KEYVAL_INVALID;
 static mpit_session_t *sessions;
+/* Event sets of several threads create and free sessions concurrently. */
+static pthread_mutex_t sessions_lock = PTHREAD_MUTEX_INITIALIZER;
 static mpit_finalize_hook_t finalize_hook;
 
 int backend_status(int err)
@@ -57,11 +60,13 @@ static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     atomic_store_explicit(&mpi_finalizing, 1, memory_order_release);
     if (finalize_hook) finalize_hook();
     backend_events_release();
+    pthread_mutex_lock(&sessions_lock);
     for (mpit_session_t *s = sessions; s; s = s->next) {
         if (s->alive)
             MPI_T_pvar_session_free(&s->session);
         s->alive = 0;
     }
+    pthread_mutex_unlock(&sessions_lock);
     if (mpit_initialized && quirks.finalize_mpit_before_mpi) {
         MPI_T_finalize();
         mpit_initialized = 0;
@@ -230,8 +235,10 @@ static int session_create(mpit_session_t **out)
     int err = MPI_T_pvar_session_create(&s->session);
     if (err != MPI_SUCCESS) { free(s); return backend_status(err); }
     s->alive = 1;
+    pthread_mutex_lock(&sessions_lock);
     s->next = sessions;
     sessions = s;
+    pthread_mutex_unlock(&sessions_lock);
     *out = s;
     return MPIT_OK;
 }
@@ -239,9 +246,11 @@ static int session_create(mpit_session_t **out)
 static void session_free(mpit_session_t *s)
 {
     if (!s) return;
+    pthread_mutex_lock(&sessions_lock);
     if (s->alive && mpi_state() != MPIT_MPI_FINALIZED) MPI_T_pvar_session_free(&s->session);
     for (mpit_session_t **p = &sessions; *p; p = &(*p)->next)
         if (*p == s) { *p = s->next; break; }
+    pthread_mutex_unlock(&sessions_lock);
     free(s);
 }
 
@@ -306,6 +315,8 @@ static mpit_backend_t backend = {
     .pvar_num = pvar_num,
     .pvar_info = pvar_info,
     .pvar_index = pvar_index,
+    .pvar_request = backend_pvar_request,
+    .pvar_collecting = backend_pvar_collecting,
     .session_create = session_create,
     .session_free = session_free,
     .handle_alloc = handle_alloc,
