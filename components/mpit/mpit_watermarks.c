@@ -7,6 +7,7 @@
 static _Atomic int cell_key[MPIT_WATERMARK_CELLS];
 static _Atomic int64_t cell_max[MPIT_WATERMARK_CELLS];
 static atomic_int initialized;
+static atomic_int cells_used; /* cells at or above this index were never watched */
 
 static void init_once(void)
 {
@@ -28,6 +29,9 @@ int mpit_watermark_watch(int key)
         if (atomic_compare_exchange_strong(&cell_key[i], &expected, key)) {
             /* an offer racing with this store may be lost: it predates the watch */
             atomic_store(&cell_max[i], INT64_MIN);
+            int used = atomic_load(&cells_used);
+            while (used < i + 1 && !atomic_compare_exchange_weak(&cells_used, &used, i + 1)) {
+            }
             return i;
         }
     }
@@ -42,7 +46,8 @@ void mpit_watermark_unwatch(int cell)
 void mpit_watermark_offer(int key, int64_t value)
 {
     if (atomic_load(&initialized) != 2) return;
-    for (int i = 0; i < MPIT_WATERMARK_CELLS; i++) {
+    int used = atomic_load_explicit(&cells_used, memory_order_acquire);
+    for (int i = 0; i < used; i++) {
         if (atomic_load_explicit(&cell_key[i], memory_order_acquire) != key) continue;
         int64_t old = atomic_load(&cell_max[i]);
         while (value > old && !atomic_compare_exchange_weak(&cell_max[i], &old, value)) {
