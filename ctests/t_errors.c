@@ -8,6 +8,9 @@
  *   :elem=N past the variable's element count -> name accepted, add PAPI_EINVAL
  *   a window-bound variable                  -> listed, add PAPI_ENOSUPP
  *   a variable of another MPI (SPC name without SPC) -> PAPI_ENOEVNT
+ *   an Open MPI SPC that is not attached      -> name accepted, add PAPI_ECNFLCT
+ *   an MPI_T event this MPI does not raise    -> PAPI_ENOEVNT
+ *   a portable metric this MPI cannot provide -> PAPI_ENOEVNT, saying what would
  * Parts that need a kind of variable this MPI lacks are left out (said on
  * stdout); the name errors run everywhere, MPICH without variables included.
  * ranks: 2 */
@@ -110,6 +113,7 @@ static void note(const char *what)
 int main(int argc, char **argv)
 {
     char name[512];
+    unsetenv("OMPI_MCA_mpi_spc_attach"); /* no SPC is attached in this test */
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &check_rank);
     check_papi_init();
@@ -117,13 +121,27 @@ int main(int argc, char **argv)
     int size, es = PAPI_NULL;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK_PAPI(PAPI_create_eventset(&es));
-    int spc = check_has_event("mpit:::runtime_spc_OMPI_SPC_SEND");
+    int code0, spc = PAPI_event_name_to_code("mpit:::runtime_spc_OMPI_SPC_SEND", &code0) == PAPI_OK;
 
     /* ---- names that cannot be anything */
     expect_lookup_error(es, "mpit:::no_such_variable_anywhere", PAPI_ENOEVNT);
     /* (a name not looked up before: the component says each reason once) */
     expect_lookup_error(es, spc ? "mpit:::runtime_spc_OMPI_SPC_NO_SUCH_COUNTER" : "mpit:::runtime_spc_OMPI_SPC_RECV",
                         PAPI_ENOEVNT);
+    expect_lookup_error(es, "mpit:::event.no_such_event_anywhere", PAPI_ENOEVNT);
+    {
+        int code, rc;
+        capture_begin();
+        rc = PAPI_event_name_to_code("mpit:::UNEXPECTED_MSGS", &code);
+        const char *err = capture_end();
+        if (rc != PAPI_OK) {
+            CHECK(rc == PAPI_ENOEVNT, "unavailable portable metric: lookup returned %d, expected PAPI_ENOEVNT", rc);
+            CHECK(strstr(err, "UNEXPECTED_MSGS") && strstr(err, "needs"),
+                  "the reason for an unavailable metric does not say what would provide it: '%s'", err);
+        } else {
+            note("a portable metric it cannot provide (this MPI provides UNEXPECTED_MSGS)");
+        }
+    }
     static const char *const malformed[] = {
         "mpit:::x:elem",       "mpit:::x:elem=",       "mpit:::x:foo=1",      "mpit:::x:elem=-1",
         "mpit:::x:elem=abc",   "mpit:::x:elem=1x",     "mpit:::x:comm=moon",  "mpit:::x:class=bogus",
@@ -134,7 +152,7 @@ int main(int argc, char **argv)
 
     /* ---- errors that need a variable of a given kind */
     static const char *const unbound_vars[] = {
-        "mpit:::runtime_spc_OMPI_SPC_SEND", "mpit:::mpool_hugepage_bytes_allocated",
+        "mpit:::mpool_hugepage_bytes_allocated",
         "mpit:::unexpected_recvq_length", NULL};
     static const char *const bound_vars[] = {"mpit:::pml_ob1_unexpected_msgq_length", NULL};
     const char *unbound = first_present(unbound_vars), *bound = first_present(bound_vars);
@@ -184,6 +202,13 @@ int main(int argc, char **argv)
     if (check_has_event("mpit:::unexpected_recvq_length")) {
         expect_lookup_error(es, "mpit:::unexpected_recvq_length:class=timer", PAPI_ENOEVNT);
         expect_add_error(es, "mpit:::unexpected_recvq_length:elem=1", PAPI_EINVAL);
+    }
+
+    if (spc) {
+        /* SPCs exist but count only when attached: refused, not silent zeros */
+        expect_add_error(es, "mpit:::runtime_spc_OMPI_SPC_SEND", PAPI_ECNFLCT);
+        expect_add_error(es, "mpit:::runtime_spc_OMPI_SPC_MAX_UNEXPECTED_IN_QUEUE", PAPI_ECNFLCT);
+        expect_lookup_error(es, "mpit:::runtime_spc_OMPI_SPC_SEND:comm=self", PAPI_EINVAL);
     }
 
     const char *win = listed_with_prefix("mpit:::osc_rdma_");
