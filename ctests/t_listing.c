@@ -53,7 +53,8 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "%s", sym + 7);
         char *q = strstr(name, ":class=");
         if (q) *q = '\0';
-        if (strncmp(name, "event.", 6) != 0 && !(name[0] >= 'A' && name[0] <= 'Z')) {
+        if (strncmp(name, "event.", 6) != 0 && strncmp(name, "derived.", 8) != 0 &&
+            !(name[0] >= 'A' && name[0] <= 'Z')) {
             /* a pvar: must be in the raw enumeration */
             CHECK(contains(raw, nraw, name, -1), "listed %s is not a valid MPI_T variable", sym);
             nlisted++;

@@ -11,6 +11,7 @@
 
 #include "../mpit_backend.h"
 #include "backend_internal.h"
+#include "family_quirks.h"
 
 #if MPI_VERSION >= 4 || defined(MPIT_HAVE_MPI_T_EVENTS)
 
@@ -52,7 +53,7 @@ static int event_info(int index, mpit_event_info_t *info)
     int items = 0;
     char ename[64];
     int elen = sizeof ename;
-    if (enumtype != MPI_T_ENUM_NULL &&
+    if (quirks.event_enumtype_valid && enumtype != MPI_T_ENUM_NULL &&
         MPI_T_enum_get_info(enumtype, &items, ename, &elen) == MPI_SUCCESS) {
         for (int i = 0; i < items && i < info->nelem; i++) {
             int value, len = sizeof info->elem_names[i];
