@@ -96,17 +96,32 @@ static mpit_entry_t *new_entry(int family, const char *name)
     return e;
 }
 
-/* The listed pvar entry named name with class cls (any class when cls < 0). */
+/* The listed pvar entry named name with class cls; with cls < 0 the one
+ * listed under the plain name. */
 static int find_variable(const char *name, int cls)
 {
-    int n = atomic_load(&size);
+    int n = atomic_load(&size), any = -1;
     for (int i = 0; i < n; i++) {
         const mpit_entry_t *e = entries[i];
-        if (e->family == MPIT_FAMILY_PVAR && e->listed && strcmp(e->info.name, name) == 0 &&
-            (cls < 0 || e->info.cls == cls))
-            return i;
+        if (e->family != MPIT_FAMILY_PVAR || !e->listed || strcmp(e->info.name, name) != 0) continue;
+        if (cls >= 0 ? e->info.cls == cls : e->parsed.cls < 0) return i;
+        if (cls < 0 && any < 0) any = i;
     }
-    return -1;
+    return any;
+}
+
+/* When MPICH registers one name twice (a TIMER holding the time and a
+ * COUNTER holding how many timings), the plain name is the one that means
+ * most: lower rank wins. */
+static int twin_rank(int cls)
+{
+    static const int rank[MPIT_CLASS_COUNT] = {
+        [MPIT_CLASS_TIMER] = 0, [MPIT_CLASS_COUNTER] = 1, [MPIT_CLASS_AGGREGATE] = 2,
+        [MPIT_CLASS_LEVEL] = 3, [MPIT_CLASS_SIZE] = 4, [MPIT_CLASS_HIGHWATERMARK] = 5,
+        [MPIT_CLASS_LOWWATERMARK] = 6, [MPIT_CLASS_PERCENTAGE] = 7, [MPIT_CLASS_STATE] = 8,
+        [MPIT_CLASS_GENERIC] = 9,
+    };
+    return cls >= 0 && cls < MPIT_CLASS_COUNT ? rank[cls] : MPIT_CLASS_COUNT;
 }
 
 /* The entry with this canonical name; pending ones only if asked for. */
@@ -170,9 +185,17 @@ static void scan_pvars(void)
         if (!e) break;
         e->info = info;
         describe_pvar(e);
-        /* MPICH registers a TIMER and a COUNTER under one name: the second
-         * one is named with its class. */
-        if (find_variable(info.name, -1) >= 0) e->parsed.cls = info.cls;
+        /* MPICH registers a TIMER and a COUNTER under one name: one keeps
+         * the plain name, the other is named with its class.  Both arrive
+         * in the same MPI_Init, before anyone can have looked the name up. */
+        int twin = find_variable(info.name, -1);
+        if (twin >= 0 && twin_rank(info.cls) < twin_rank(entries[twin]->info.cls)) {
+            mpit_entry_t *t = entries[twin];
+            t->parsed.cls = t->info.cls;
+            mpit_name_format(&t->parsed, t->name, sizeof t->name);
+        } else if (twin >= 0) {
+            e->parsed.cls = info.cls;
+        }
         mpit_name_format(&e->parsed, e->name, sizeof e->name);
         e->listed = 1;
         append(e);
