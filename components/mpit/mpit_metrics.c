@@ -23,6 +23,7 @@ const mpit_metric_t mpit_metrics[] = {
      MPIT_READ_DELTA, {EV("unexpected_msgs"), PV(SPC("UNEXPECTED"))}, needs_spc_or_events},
     {"OOS_MSGS", "Messages that arrived out of sequence", "messages", MPIT_READ_DELTA,
      {EV("oos_msgs"), PV(SPC("OUT_OF_SEQUENCE"))}, needs_spc_or_events},
+    /* the posted-queue search of arriving messages, as Open MPI's SPC times it */
     {"MATCH_TIME", "Time spent matching arriving messages against posted receives", "ns",
      MPIT_READ_DELTA, {EV("posted_search.total"), PVS(SPC("MATCH_TIME"), 1000)}, needs_spc_or_events},
     {"UNEXPECTED_QUEUE_MAX", "Largest length of the unexpected-message queue since start", "messages",

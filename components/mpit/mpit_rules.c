@@ -110,16 +110,3 @@ const mpit_rule_t mpit_rules[] = {
 };
 
 const int mpit_num_rules = (int)(sizeof mpit_rules / sizeof mpit_rules[0]);
-
-/* MATCH_TIME is the posted-queue search, as in Open MPI's SPC. */
-const mpit_portable_metric_t mpit_portable_metrics[] = {
-    { "UNEXPECTED_MSGS", "unexpected_msgs" },
-    { "UNEXPECTED_QUEUE_MAX", "unexpected_queue.max" },
-    { "UNEXPECTED_QUEUE_TIME", "unexpected_queue.time" },
-    { "MATCH_TIME", "posted_search.total" },
-    { "OOS_MSGS", "oos_msgs" },
-    { "POSTED_QUEUE_MAX", "posted_queue.max" },
-};
-
-const int mpit_num_portable_metrics =
-    (int)(sizeof mpit_portable_metrics / sizeof mpit_portable_metrics[0]);

@@ -56,13 +56,4 @@ typedef struct mpit_rule {
 extern const mpit_rule_t mpit_rules[];
 extern const int mpit_num_rules;
 
-/* Portable metric names and the derived counter each one reads. */
-typedef struct mpit_portable_metric {
-    const char *metric;   /* e.g. "UNEXPECTED_MSGS" */
-    const char *counter;  /* e.g. "unexpected_msgs" */
-} mpit_portable_metric_t;
-
-extern const mpit_portable_metric_t mpit_portable_metrics[];
-extern const int mpit_num_portable_metrics;
-
 #endif
