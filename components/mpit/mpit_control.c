@@ -109,8 +109,10 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, char *why, i
 }
 
 /* Allocates the session and binds every slot.  Slots that cannot be bound
- * before MPI_Init stay unbound until MPI runs. */
-static int bind(mpit_control_t *cs, char *why, int why_len)
+ * before MPI_Init stay unbound until MPI runs.  tolerant (the first read after
+ * MPI_Init of a set started before it, where no error can be returned): a
+ * slot that cannot be bound is said on stderr and reads 0; the others count. */
+static int bind(mpit_control_t *cs, int tolerant, char *why, int why_len)
 {
     int state = backend->mpi_state();
     if (state == MPIT_MPI_FINALIZED) {
@@ -125,9 +127,17 @@ static int bind(mpit_control_t *cs, char *why, int why_len)
     }
     int deferred = 0;
     for (int i = 0; i < cs->num; i++) {
-        int err = bind_slot(cs, &cs->slot[i], state, why, why_len);
+        mpit_slot_t *s = &cs->slot[i];
+        int err = bind_slot(cs, s, state, why, why_len);
         if (err == MPIT_ERR_NO_OBJECT) deferred = 1;
-        else if (err != PAPI_OK) return err;
+        else if (err != PAPI_OK && !tolerant) return err;
+        else if (err != PAPI_OK) {
+            mpit_warn("%s: %s; it reads 0", mpit_catalog_get(s->code)->name, why);
+            free(s->raw);
+            s->raw = NULL;
+            s->handle = NULL;
+            s->source = MPIT_SOURCE_NONE;
+        }
     }
     cs->bound = 1;
     cs->bound_before_mpi = deferred || state == MPIT_MPI_NOT_STARTED;
@@ -153,7 +163,7 @@ int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why
     /* Like opening a hardware counter at add time: a variable MPI cannot
      * bind is reported by PAPI_add_event, not later by PAPI_start. */
     if (num > 0 && backend->mpi_state() == MPIT_MPI_RUNNING) {
-        int err = bind(cs, why, why_len);
+        int err = bind(cs, 0, why, why_len);
         if (err != PAPI_OK) {
             unbind(cs);
             return err;
@@ -182,8 +192,10 @@ static int read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
     return MPIT_OK;
 }
 
-/* Establishes the reference point of every slot (start and reset). */
-static void take_reference(mpit_control_t *cs)
+/* Establishes the reference point of every slot (start and reset).
+ * from_zero[i]: slot i's source did not exist when the set started (it came
+ * with MPI_Init), so all it has counted since is counted. */
+static void take_reference(mpit_control_t *cs, const unsigned char *from_zero)
 {
     uint64_t now = 0;
     for (int i = 0; i < cs->num; i++) {
@@ -191,6 +203,11 @@ static void take_reference(mpit_control_t *cs)
         mpit_value_t v = {0};
         cs->values[i] = 0;
         s->have_extreme = 0;
+        if (from_zero && from_zero[i]) {
+            s->start = v;
+            if (s->shared_key >= 0) s->watermark_cell = mpit_watermark_watch(s->shared_key);
+            continue;
+        }
         if (s->source == MPIT_SOURCE_EVENT && s->engine_id >= 0) {
             /* engine high-water marks restart from the current depth */
             if (s->read_kind != MPIT_READ_DELTA) mpit_events_rearm(s->engine_id);
@@ -220,7 +237,7 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
         return PAPI_ENOTRUN;
     }
     if (!cs->bound || (cs->bound_before_mpi && backend->mpi_state() == MPIT_MPI_RUNNING)) {
-        int err = bind(cs, why, why_len);
+        int err = bind(cs, 0, why, why_len);
         if (err != PAPI_OK) {
             unbind(cs);
             return err;
@@ -228,7 +245,7 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
     }
     for (int i = 0; i < cs->num; i++)
         if (cs->slot[i].handle) backend->handle_start(cs->slot[i].handle);
-    take_reference(cs);
+    take_reference(cs, NULL);
     cs->running = 1;
     return PAPI_OK;
 }
@@ -277,15 +294,19 @@ static void update_value(mpit_control_t *cs, int i, mpit_value_t v)
 static void rebind_after_init(mpit_control_t *cs)
 {
     char why[256];
+    unsigned char deferred[MPIT_MAX_EVENTS];
     if (backend->mpi_state() != MPIT_MPI_RUNNING) return;
-    if (bind(cs, why, sizeof why) != PAPI_OK) {
-        cs->bound_before_mpi = 0; /* do not retry on every read */
+    for (int i = 0; i < cs->num; i++)
+        deferred[i] = cs->slot[i].source == MPIT_SOURCE_NONE ||
+                      (cs->slot[i].source == MPIT_SOURCE_PVAR && !cs->slot[i].handle);
+    cs->bound_before_mpi = 0; /* do not retry on every read */
+    if (bind(cs, 1, why, sizeof why) != PAPI_OK) {
+        mpit_warn("cannot count after MPI_Init: %s", why);
         return;
     }
-    cs->bound_before_mpi = 0;
     for (int i = 0; i < cs->num; i++)
         if (cs->slot[i].handle) backend->handle_start(cs->slot[i].handle);
-    take_reference(cs);
+    take_reference(cs, deferred);
 }
 
 /* Hot path: TAU calls this on every region entry and exit. */
@@ -317,7 +338,7 @@ int mpit_control_reset(mpit_control_t *cs)
         memset(cs->values, 0, sizeof cs->values);
         return PAPI_OK;
     }
-    take_reference(cs);
+    take_reference(cs, NULL);
     return PAPI_OK;
 }
 
