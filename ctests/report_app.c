@@ -1,0 +1,71 @@
+/* Helper program of the papi-mpit-report tests (t_report*.sh): MPI traffic
+ * with known volumes, a known stdout and a chosen exit status.
+ *
+ *   report_app [-m MESSAGES] [-b BYTES] [-x EXIT] [-t]
+ *
+ * Every rank sends MESSAGES messages of BYTES bytes to its right neighbour in
+ * a ring (so summed over ranks, user bytes sent = bytes received =
+ * ranks * MESSAGES * BYTES), all before the neighbour posts its receives, so
+ * that they arrive unexpected.  -t initialises with MPI_Init_thread.  Rank 0
+ * prints one line to stdout; every rank exits with EXIT after MPI_Finalize.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TAG 11
+
+int main(int argc, char **argv)
+{
+    int messages = 10, bytes = 64, code = 0, thread = 0, opt;
+    while ((opt = getopt(argc, argv, "m:b:x:t")) != -1) {
+        switch (opt) {
+        case 'm': messages = atoi(optarg); break;
+        case 'b': bytes = atoi(optarg); break;
+        case 'x': code = atoi(optarg); break;
+        case 't': thread = 1; break;
+        default: fprintf(stderr, "usage: report_app [-m N] [-b BYTES] [-x EXIT] [-t]\n"); return 2;
+        }
+    }
+    if (thread) {
+        int provided;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    } else {
+        MPI_Init(&argc, &argv);
+    }
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    char *sbuf = calloc((size_t)messages, (size_t)bytes + 1), *rbuf = calloc((size_t)messages, (size_t)bytes + 1);
+    MPI_Request *req = calloc((size_t)messages + 1, sizeof *req);
+    MPI_Status *st = calloc((size_t)messages + 1, sizeof *st);
+    for (int i = 0; i < messages * bytes; i++) sbuf[i] = (char)(rank + i);
+
+    /* sends first; the receives only after the neighbour said it sent all */
+    for (int i = 0; i < messages; i++)
+        MPI_Isend(sbuf + (size_t)i * bytes, bytes, MPI_CHAR, right, TAG, MPI_COMM_WORLD, &req[i]);
+    int token = 1, got;
+    /* nonblocking: with one rank, the neighbour is this rank */
+    MPI_Isend(&token, 1, MPI_INT, right, TAG + 1, MPI_COMM_WORLD, &req[messages]);
+    MPI_Recv(&got, 1, MPI_INT, left, TAG + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int i = 0; i < messages; i++)
+        MPI_Recv(rbuf + (size_t)i * bytes, bytes, MPI_CHAR, left, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Waitall(messages + 1, req, st);
+
+    long local = 0, total = 0;
+    for (int i = 0; i < messages * bytes; i++) local += (unsigned char)rbuf[i];
+    MPI_Reduce(&local, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        printf("report_app: %d ranks, %d messages of %d bytes each, checksum %ld\n", size, messages, bytes, total);
+        fflush(stdout);
+    }
+    free(sbuf);
+    free(rbuf);
+    free(req);
+    free(st);
+    MPI_Finalize();
+    return code;
+}

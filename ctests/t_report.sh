@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# papi-mpit-report under mpirun on this flavor: with 1, 2 and 3 ranks the
+# report appears once on rank 0 with every rank in it, the values in the
+# table, CSV and JSON agree, the program's stdout and exit status (3) are
+# those of a run without the tool, an event the MPI lacks is reported once
+# and skipped, the SVG renders (rsvg-convert).  Also MPI_Init_thread, plain
+# LD_PRELOAD, --quiet, Fortran (mpif.h, MPI_INIT_THREAD, mpi_f08) where the
+# flavor has a Fortran compiler, and on the SPC flavor exact byte totals.
+#
+# Run by ctests/run.sh (environment: FLAVOR FAMILY MPICC MPIRUN MPIRUN_OPTS
+# BIN ...), in $BIN.  The tool comes from the build tree: MPIT_BUILDDIR, else
+# $BIN/../.. (run.sh puts BIN at <build>/ctests-build/<flavor>).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=${MPIT_BUILDDIR:-$(cd "$BIN/../.." && pwd)}
+wrap=$build/utils/papi-mpit-report
+export PAPI_MPIT_REPORT_LIBDIR=$build/.libs
+lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-$FAMILY.so
+work=$BIN/report
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+unset PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR PAPI_MPIT_REPORT_CHART PAPI_MPIT_REPORT_QUIET PAPI_MPIT_REPORT_LOG
+
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
+
+[ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }
+[ -f "$lib" ] || { echo "SKIP no $FAMILY interposer in this build ($lib)"; exit 77; }
+command -v rsvg-convert >/dev/null || { echo "FAIL: rsvg-convert (librsvg2-bin) not installed"; exit 1; }
+
+# ---- the renderings alone (no MPI)
+if cc -Wall -Wextra -Werror -I"$here/../utils" "$here/../utils/tests/test_output.c" "$here/../utils/report_output.c" \
+    -lm -o test_output && ./test_output unit; then
+  python3 -m json.tool unit/unit.json >/dev/null && rsvg-convert unit/unit.svg -o unit/unit.png \
+    && ok "unit test of the renderings" || fail "unit renderings invalid"
+else
+  fail "unit test of the renderings"
+fi
+
+$MPICC -O2 -Wall "$here/report_app.c" -o report_app || { echo "FAIL: cannot build report_app"; exit 1; }
+
+# is_png FILE: a PNG of some substance
+is_png() {
+  [ -s "$1" ] && [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '211PNG' ] && [ "$(stat -c %s "$1")" -gt 5000 ]
+}
+
+M=10 B=64
+spc=0
+if [ "$FLAVOR" = openmpi-spc ]; then
+  spc=1
+  export OMPI_MCA_mpi_spc_attach=all
+fi
+SENT=mpit:::runtime_spc_OMPI_SPC_BYTES_SENT_USER
+RECV=mpit:::runtime_spc_OMPI_SPC_BYTES_RECEIVED_USER
+MISSING=mpit:::NO_SUCH_EVENT_FOR_THE_TEST
+
+for np in 1 2 3; do
+  run -np $np ./report_app -m $M -b $B -x 3 >base.$np.out 2>base.$np.err
+  base_rc=$?
+  events=default,$MISSING
+  [ $spc = 1 ] && events=$events,$SENT,$RECV
+  run -np $np "$wrap" -o out$np -e "$events" ./report_app -m $M -b $B -x 3 >tool.$np.out 2>tool.$np.err
+  rc=$?
+  echo "--- np=$np: stderr of the run with the tool"
+  cat tool.$np.err
+  [ $base_rc -eq 3 ] || fail "np=$np: report_app alone exited $base_rc, expected 3"
+  [ $rc -eq $base_rc ] && ok "np=$np: exit status $rc, as without the tool" \
+    || fail "np=$np: exit status $rc with the tool, $base_rc without"
+  cmp -s base.$np.out tool.$np.out && grep -q "^report_app: $np ranks" tool.$np.out \
+    && ok "np=$np: stdout identical to the run without the tool" \
+    || { fail "np=$np: stdout differs"; diff base.$np.out tool.$np.out; }
+  n=$(grep -c "^papi-mpit-report: $np ranks\? on" tool.$np.err)
+  [ "$n" = 1 ] && ok "np=$np: one report" || fail "np=$np: $n report headers on stderr"
+  n=$(grep -c "event $MISSING not available: skipped" tool.$np.err)
+  [ "$n" = 1 ] && ok "np=$np: missing event reported once" || fail "np=$np: missing event reported $n times"
+  grep -q "^perf::TASK-CLOCK  *ns " tool.$np.err || fail "np=$np: no perf::TASK-CLOCK row"
+  checks=(--measured perf::TASK-CLOCK --skipped $MISSING)
+  [ $spc = 1 ] && checks+=(--equal-sums $SENT $RECV --sum $SENT $((np * (M * B + 4))))
+  python3 "$here/report_check.py" out$np $np "${checks[@]}" || fail "np=$np: output files inconsistent"
+  python3 -c "import xml.dom.minidom, sys; xml.dom.minidom.parse(sys.argv[1])" out$np/chart.svg \
+    && rsvg-convert out$np/chart.svg -o out$np/chart.png && is_png out$np/chart.png \
+    && ok "np=$np: chart.svg is XML and renders ($(stat -c %s out$np/chart.png) bytes of PNG)" \
+    || fail "np=$np: chart.svg does not render"
+done
+
+# ---- chosen chart metrics: only those panels
+run -np 2 "$wrap" -q -o chart -e perf::TASK-CLOCK,perf::PAGE-FAULTS -c TASK-CLOCK ./report_app >/dev/null 2>chart.err
+if grep -q "^papi-mpit-report: 2 ranks" chart.err; then fail "--quiet still printed the table"; else ok "--quiet: no table"; fi
+n=$(grep -c "<rect x=[^>]*><title>rank" chart/chart.svg)
+[ "$n" = 2 ] && grep -q "perf::TASK-CLOCK" chart/chart.svg && ! grep -q "PAGE-FAULTS" chart/chart.svg \
+  && ok "--chart: one panel, 2 bars" || fail "--chart: $n bars, or the wrong panels"
+
+# ---- MPI_Init_thread
+run -np 2 "$wrap" -e perf::TASK-CLOCK ./report_app -t >thread.out 2>thread.err
+grep -q "^papi-mpit-report: 2 ranks" thread.err && ok "MPI_Init_thread" || { fail "MPI_Init_thread: no report"; cat thread.err; }
+
+# ---- the interposer by plain LD_PRELOAD, no script
+run -np 2 env LD_PRELOAD="$lib" PAPI_MPIT_REPORT_EVENTS=perf::TASK-CLOCK ./report_app >preload.out 2>preload.err
+grep -q "^papi-mpit-report: 2 ranks" preload.err && ok "LD_PRELOAD" || { fail "LD_PRELOAD: no report"; cat preload.err; }
+
+# ---- script errors
+"$wrap" --mpi nosuch ./report_app 2>err.txt; rc=$?
+[ $rc = 2 ] && grep -q "unknown MPI family" err.txt && ok "bad --mpi refused" || fail "bad --mpi: exit $rc"
+"$wrap" ./no-such-program 2>err.txt; rc=$?
+[ $rc = 2 ] && ok "missing program refused" || fail "missing program: exit $rc"
+
+# ---- Fortran: mpif.h MPI_INIT, MPI_INIT_THREAD, and the mpi_f08 module
+case $MPICC in
+  mpicc.*) fc=mpifort.${MPICC#mpicc.} ;;
+  */mpicc) fc=${MPICC%/mpicc}/mpifort ;;
+  *) fc=mpifort ;;
+esac
+if command -v "$fc" >/dev/null 2>&1 && "$fc" "$here/report_app_f.f90" -o report_app_f >fc.log 2>&1; then
+  for variant in "" thread; do
+    run -np 2 ./report_app_f $variant >fbase.out 2>/dev/null
+    run -np 2 "$wrap" -e perf::TASK-CLOCK ./report_app_f $variant >f.out 2>f.err
+    n=$(grep -c "^papi-mpit-report: 2 ranks" f.err)
+    [ "$n" = 1 ] && cmp -s fbase.out f.out && ok "Fortran mpif.h ${variant:-MPI_INIT}: one report, same stdout" \
+      || { fail "Fortran ${variant:-MPI_INIT}: $n reports"; cat f.err; }
+  done
+  if "$fc" "$here/report_app_f08.f90" -o report_app_f08 >>fc.log 2>&1; then
+    run -np 2 "$wrap" -e perf::TASK-CLOCK ./report_app_f08 >f.out 2>f.err
+    n=$(grep -c "^papi-mpit-report: 2 ranks" f.err)
+    [ "$n" = 1 ] && ok "Fortran mpi_f08: one report" || { fail "Fortran mpi_f08: $n reports"; cat f.err; }
+  else
+    echo "note: $fc cannot build an mpi_f08 program: not tested"
+  fi
+else
+  echo "note: this flavor has no working Fortran compiler ($fc): Fortran not tested"
+fi
+
+[ $fails -eq 0 ] && echo "PASS t_report ($FLAVOR)" || echo "$fails check(s) failed"
+[ $fails -eq 0 ]

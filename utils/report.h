@@ -1,0 +1,77 @@
+/*
+ * papi-mpit-report: the job-wide result and its renderings (table, CSV, JSON,
+ * SVG).  No MPI and no PAPI here: the interposer (report_mpi.c) fills a
+ * report_job_t on rank 0 from what every rank sent, and these functions only
+ * compute statistics and write files, so they are testable on their own.
+ */
+#ifndef PAPI_MPIT_REPORT_H
+#define PAPI_MPIT_REPORT_H
+
+#include <stdio.h>
+
+#define REPORT_NAME_LEN 256
+#define REPORT_UNITS_LEN 64
+#define REPORT_REASON_LEN 256
+#define REPORT_HOST_LEN 64
+
+/* One measured event over all ranks. */
+typedef struct report_event {
+    char name[REPORT_NAME_LEN];
+    char units[REPORT_UNITS_LEN];
+    int is_fp;              /* values are doubles (PAPI_DATATYPE_FP64), else integers */
+    unsigned char *present; /* per rank: 1 if that rank measured it */
+    long long *ival;        /* per rank, integer events */
+    double *dval;           /* per rank, both kinds (ival converted for integers) */
+    /* filled by report_compute */
+    int nranks;             /* ranks that measured it */
+    int min_rank, max_rank; /* -1 when nranks == 0 */
+    double min, max, mean, imbalance; /* imbalance = max/mean, 0 when mean is 0 */
+    long double sum;
+} report_event_t;
+
+/* An event some rank could not add. */
+typedef struct report_skip {
+    char name[REPORT_NAME_LEN];
+    char reason[REPORT_REASON_LEN];
+    int nranks;     /* ranks that skipped it */
+    int first_rank; /* the first of them */
+} report_skip_t;
+
+typedef struct report_job {
+    int nprocs;
+    char (*hosts)[REPORT_HOST_LEN]; /* per rank */
+    double *elapsed;                /* per rank: seconds from MPI_Init to MPI_Finalize */
+    char mpi_library[256];          /* first line of MPI_Get_library_version */
+    char command[1024];             /* the program and its arguments */
+    char started[64];               /* ISO 8601 time of rank 0's MPI_Init return */
+    int nevents, cap_events;
+    report_event_t *events;
+    int nskips, cap_skips;
+    report_skip_t *skips;
+} report_job_t;
+
+/* Allocation and filling (rank 0). */
+void report_job_init(report_job_t *job, int nprocs);
+void report_job_free(report_job_t *job);
+/* The event called name, created (empty, in order of first appearance) if new. */
+report_event_t *report_job_event(report_job_t *job, const char *name, const char *units, int is_fp);
+void report_job_skip(report_job_t *job, const char *name, const char *reason, int rank);
+
+/* min, max, mean, ranks of min and max, imbalance of every event. */
+void report_compute(report_job_t *job);
+
+/* Renderings.  Return 0, or -1 on an output error. */
+int report_write_table(FILE *out, const report_job_t *job);
+int report_write_csv(FILE *out, const report_job_t *job);
+int report_write_json(FILE *out, const report_job_t *job);
+/* chart: comma-separated event names, or NULL/""/"all" for every measured
+ * event; names not measured are left out. */
+int report_write_svg(FILE *out, const report_job_t *job, const char *chart);
+
+/* Helpers shared with the interposer. */
+int report_mkdir_p(const char *dir);
+/* Writes path with the given renderer; prints a message and returns -1 on failure. */
+int report_write_file(const char *dir, const char *file, const report_job_t *job,
+                      int (*render)(FILE *, const report_job_t *));
+
+#endif

@@ -1,0 +1,690 @@
+/*
+ * papi-mpit-report: the PMPI interposer.  Built once per MPI ABI family
+ * (libpapi-mpit-report-openmpi.so, libpapi-mpit-report-mpich.so) against that
+ * family's mpi.h, preloaded into every rank by the papi-mpit-report script
+ * (or by LD_PRELOAD directly).
+ *
+ * After MPI_Init / MPI_Init_thread returns, each rank adds the chosen events
+ * with PAPI's low-level API (one event set per component: PAPI binds an event
+ * set to one component) and starts them.  At MPI_Finalize, before
+ * PMPI_Finalize, it stops them, sends its values to rank 0 over a duplicate
+ * of MPI_COMM_WORLD, and rank 0 prints the table and writes the files.
+ * Fortran programs are caught through the Fortran entry points too (Open
+ * MPI's Fortran MPI_INIT calls the C PMPI_Init, never our MPI_Init).
+ *
+ * Configuration comes from the environment (the script's flags set it):
+ *   PAPI_MPIT_REPORT_EVENTS  comma/space-separated events; "default" expands
+ *   PAPI_MPIT_REPORT_DIR     output directory: report.txt ranks.csv report.json chart.svg
+ *   PAPI_MPIT_REPORT_CHART   events in the chart (default all measured)
+ *   PAPI_MPIT_REPORT_QUIET   1: no table on stderr (files only)
+ *   PAPI_MPIT_REPORT_LOG     event log mode (see report_log.c)
+ * The program's stdout is never written; messages and the table go to
+ * rank 0's stderr.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <mpi.h>
+#include <papi.h>
+
+#include <dlfcn.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "report_log.h"
+
+#define PFX "papi-mpit-report: "
+#define MAX_SETS 16
+
+/* Portable metrics tried by default even if the component does not list
+ * them (yet): each is added if the running MPI provides it, else skipped
+ * with a note.  Any other portable metric the component lists is added too. */
+static const char *const default_mpit[] = {
+    "mpit:::UNEXPECTED_MSGS", "mpit:::BYTES_SENT",           "mpit:::BYTES_RECEIVED",
+    "mpit:::MATCH_TIME",      "mpit:::UNEXPECTED_QUEUE_MAX", "mpit:::UNEXPECTED_QUEUE_TIME",
+    "mpit:::POSTED_QUEUE_MAX", "mpit:::OOS_MSGS",             NULL};
+
+enum state { ST_NONE, ST_INIT, ST_RUNNING, ST_DONE };
+static enum state state = ST_NONE;
+
+typedef struct ev {
+    char name[REPORT_NAME_LEN];
+    char units[REPORT_UNITS_LEN];
+    char reason[REPORT_REASON_LEN]; /* why it was skipped */
+    int quiet;                      /* a default that may be missing: no note */
+    int set, pos;                   /* event set slot and position, set < 0 if skipped */
+    int is_fp;
+    long long value;
+} ev_t;
+
+typedef struct evset {
+    int es, cidx, n, running;
+    long long *values;
+} evset_t;
+
+static ev_t *evs;
+static int nev, cap_ev;
+static evset_t sets[MAX_SETS];
+static int nsets;
+static int my_rank, nprocs;
+static double t_start;
+static char started_iso[64];
+
+static void note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(PFX, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void clean_text(char *s)
+{
+    for (; *s; s++)
+        if (*s == '\t' || *s == '\n' || *s == '\r') *s = ' ';
+}
+
+/* ---- the event list */
+static int find_ev(const char *name)
+{
+    for (int i = 0; i < nev; i++)
+        if (strcmp(evs[i].name, name) == 0) return i;
+    return -1;
+}
+
+static void push_ev(const char *name, int quiet)
+{
+    if (!*name || find_ev(name) >= 0) return;
+    if (nev == cap_ev) {
+        int cap = cap_ev ? 2 * cap_ev : 32;
+        ev_t *e = realloc(evs, (size_t)cap * sizeof *e);
+        if (!e) return;
+        evs = e;
+        cap_ev = cap;
+    }
+    ev_t *e = &evs[nev++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    clean_text(e->name);
+    e->quiet = quiet;
+    e->set = -1;
+}
+
+/* "mpit:::UPPER_CASE" is the portable-metric form (no qualifiers). */
+static int is_portable_metric(const char *name)
+{
+    if (strncmp(name, "mpit:::", 7) != 0) return 0;
+    const char *p = name + 7;
+    if (*p < 'A' || *p > 'Z') return 0;
+    for (; *p; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) return 0;
+    return 1;
+}
+
+static void push_defaults(void)
+{
+    for (int i = 0; default_mpit[i]; i++) push_ev(default_mpit[i], 0);
+    int cidx = PAPI_get_component_index("mpit");
+    if (cidx >= 0) {
+        int code = 0 | PAPI_NATIVE_MASK;
+        char name[PAPI_MAX_STR_LEN];
+        int r = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx);
+        while (r == PAPI_OK) {
+            if (PAPI_event_code_to_name(code, name) == PAPI_OK && is_portable_metric(name))
+                push_ev(name, 0);
+            r = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx);
+        }
+    }
+    push_ev("PAPI_TOT_CYC", 1); /* where the hardware has it */
+    push_ev("perf::TASK-CLOCK", 0);
+}
+
+static void parse_events(const char *list)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy) return;
+    for (char *tok = strtok_r(copy, ", \t\n", &save); tok; tok = strtok_r(NULL, ", \t\n", &save)) {
+        if (strcmp(tok, "default") == 0)
+            push_defaults();
+        else
+            push_ev(tok, 0);
+    }
+    free(copy);
+}
+
+/* ---- PAPI */
+static void skip(ev_t *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->reason, sizeof e->reason, fmt, ap);
+    va_end(ap);
+    clean_text(e->reason);
+    e->set = -1;
+}
+
+static int set_for_component(int cidx, char *why, size_t len)
+{
+    for (int s = 0; s < nsets; s++)
+        if (sets[s].cidx == cidx) return s;
+    if (nsets == MAX_SETS) {
+        snprintf(why, len, "too many components");
+        return -1;
+    }
+    evset_t *s = &sets[nsets];
+    s->es = PAPI_NULL;
+    int rc = PAPI_create_eventset(&s->es);
+    if (rc != PAPI_OK) {
+        snprintf(why, len, "PAPI_create_eventset: %s", PAPI_strerror(rc));
+        return -1;
+    }
+    s->cidx = cidx;
+    s->n = 0;
+    s->running = 0;
+    return nsets++;
+}
+
+/* Units PAPI leaves empty for some well-known CPU events. */
+static void default_units(ev_t *e)
+{
+    static const char *const known[][2] = {
+        {"TASK-CLOCK", "ns"}, {"CPU-CLOCK", "ns"}, {"PAPI_TOT_CYC", "cycles"}, {"PAPI_TOT_INS", "instructions"},
+        {"CYCLES", "cycles"}, {"INSTRUCTIONS", "instructions"}};
+    if (e->units[0]) return;
+    const char *base = strrchr(e->name, ':');
+    base = base ? base + 1 : e->name;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(base, known[i][0]) == 0) snprintf(e->units, sizeof e->units, "%s", known[i][1]);
+}
+
+/* The mpit component explains a name it refuses on stderr ("papi-mpit: NAME:
+ * reason"), once per process.  While we add events, stderr goes to a
+ * temporary file; those lines become the skip reasons (reported once, by
+ * rank 0, with the note) and anything else is passed on unchanged. */
+static FILE *capture_file;
+static int capture_saved_fd = -1;
+
+static void capture_stderr(void)
+{
+    fflush(stderr);
+    capture_file = tmpfile();
+    if (!capture_file) return;
+    capture_saved_fd = dup(2);
+    if (capture_saved_fd < 0 || dup2(fileno(capture_file), 2) < 0) {
+        if (capture_saved_fd >= 0) close(capture_saved_fd);
+        capture_saved_fd = -1;
+        fclose(capture_file);
+        capture_file = NULL;
+    }
+}
+
+static void release_stderr(void)
+{
+    if (!capture_file) return;
+    fflush(stderr);
+    dup2(capture_saved_fd, 2);
+    close(capture_saved_fd);
+    capture_saved_fd = -1;
+    rewind(capture_file);
+    char line[2048];
+    while (fgets(line, sizeof line, capture_file)) {
+        const char *pfx = "papi-mpit: ";
+        int used = 0;
+        if (strncmp(line, pfx, strlen(pfx)) == 0) {
+            char *name = line + strlen(pfx), *sep = strstr(name, ": ");
+            if (sep) {
+                *sep = '\0';
+                char *reason = sep + 2;
+                reason[strcspn(reason, "\n")] = '\0';
+                for (int i = 0; i < nev; i++) {
+                    const char *n = evs[i].name;
+                    if (strncmp(n, "mpit:::", 7) == 0) n += 7;
+                    if (evs[i].set < 0 && (strcmp(n, name) == 0 || strcmp(evs[i].name, name) == 0)) {
+                        snprintf(evs[i].reason, sizeof evs[i].reason, "%s", reason);
+                        clean_text(evs[i].reason);
+                        used = 1;
+                    }
+                }
+                if (!used) *sep = ':';
+            }
+        }
+        if (!used) fputs(line, stderr);
+    }
+    fclose(capture_file);
+    capture_file = NULL;
+    fflush(stderr);
+}
+
+static void add_events(void)
+{
+    for (int i = 0; i < nev; i++) {
+        ev_t *e = &evs[i];
+        char why[PAPI_MAX_STR_LEN];
+        int code, rc = PAPI_event_name_to_code(e->name, &code);
+        if (rc != PAPI_OK) {
+            skip(e, "%s", rc == PAPI_ENOEVNT ? "no such event here" : PAPI_strerror(rc));
+            continue;
+        }
+        int cidx = PAPI_get_event_component(code);
+        if (cidx < 0) {
+            skip(e, "no component for it");
+            continue;
+        }
+        int s = set_for_component(cidx, why, sizeof why);
+        if (s < 0) {
+            skip(e, "%s", why);
+            continue;
+        }
+        rc = PAPI_add_event(sets[s].es, code);
+        if (rc != PAPI_OK) {
+            const PAPI_component_info_t *ci = PAPI_get_component_info(cidx);
+            if (ci && ci->disabled)
+                skip(e, "component %s disabled: %s", ci->name, ci->disabled_reason);
+            else
+                skip(e, "PAPI_add_event: %s", PAPI_strerror(rc));
+            continue;
+        }
+        e->set = s;
+        e->pos = sets[s].n++;
+        PAPI_event_info_t info;
+        if (PAPI_get_event_info(code, &info) == PAPI_OK) {
+            snprintf(e->units, sizeof e->units, "%s", info.units);
+            clean_text(e->units);
+            e->is_fp = info.data_type == PAPI_DATATYPE_FP64;
+        }
+        default_units(e);
+    }
+    for (int s = 0; s < nsets; s++) {
+        sets[s].values = calloc((size_t)sets[s].n + 1, sizeof(long long));
+        if (!sets[s].n) continue;
+        int rc = PAPI_start(sets[s].es);
+        if (rc == PAPI_OK) {
+            sets[s].running = 1;
+            continue;
+        }
+        for (int i = 0; i < nev; i++)
+            if (evs[i].set == s) skip(&evs[i], "PAPI_start: %s", PAPI_strerror(rc));
+    }
+}
+
+/* ---- the MPI side */
+
+/* Our own entry in LD_PRELOAD is dropped once MPI runs, so that programs the
+ * application starts (a shell, a helper) are not measured, and not slowed by
+ * loading MPI.  The value is replaced in place, never unset. */
+static void strip_preload(void)
+{
+    Dl_info info;
+    const char *pre = getenv("LD_PRELOAD");
+    if (!pre || !dladdr((void *)strip_preload, &info) || !info.dli_fname) return;
+    char self[4096], *copy = strdup(pre), *out = calloc(strlen(pre) + 1, 1), *save = NULL;
+    if (!copy || !out) goto done;
+    snprintf(self, sizeof self, "%s", info.dli_fname);
+    const char *base = basename(self);
+    for (char *tok = strtok_r(copy, ": ", &save); tok; tok = strtok_r(NULL, ": ", &save)) {
+        const char *slash = strrchr(tok, '/');
+        if (strcmp(slash ? slash + 1 : tok, base) == 0) continue;
+        if (*out) strcat(out, ":");
+        strcat(out, tok);
+    }
+    if (strcmp(out, pre) != 0) setenv("LD_PRELOAD", out, 1);
+done:
+    free(copy);
+    free(out);
+}
+
+static void report_start(void)
+{
+    PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    state = ST_RUNNING;
+    strip_preload();
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(started_iso, sizeof started_iso, "%Y-%m-%dT%H:%M:%S%z", localtime_r(&now, &tm));
+
+    if (PAPI_is_initialized() == PAPI_NOT_INITED) {
+        int rc = PAPI_library_init(PAPI_VER_CURRENT);
+        if (rc != PAPI_VER_CURRENT) {
+            if (my_rank == 0)
+                note("PAPI_library_init failed (%s): nothing is measured",
+                     rc < 0 ? PAPI_strerror(rc) : "version mismatch");
+            t_start = PMPI_Wtime();
+            return;
+        }
+    }
+    const char *list = getenv("PAPI_MPIT_REPORT_EVENTS");
+    capture_stderr();
+    parse_events(list && *list ? list : "default");
+    add_events();
+    release_stderr();
+    if (my_rank == 0)
+        for (int i = 0; i < nev; i++)
+            if (evs[i].set < 0 && !evs[i].quiet)
+                note("event %s not available: skipped (%s)", evs[i].name, evs[i].reason);
+    report_log_start(my_rank);
+    t_start = PMPI_Wtime();
+}
+
+/* Rank r's record: "H\thost\telapsed", then "E\tname\tunits\ti|f\tvalue" per
+ * measured event and "S\tname\treason" per skipped one. */
+static char *serialize(double elapsed, int *len)
+{
+    size_t cap = 256 + (size_t)nev * (REPORT_NAME_LEN + REPORT_REASON_LEN + 64), n = 0;
+    char *buf = malloc(cap), host[REPORT_HOST_LEN] = "";
+    if (!buf) return NULL;
+    gethostname(host, sizeof host - 1);
+    clean_text(host);
+    n += (size_t)snprintf(buf + n, cap - n, "H\t%s\t%.9f\n", host, elapsed);
+    for (int i = 0; i < nev; i++) {
+        ev_t *e = &evs[i];
+        if (e->set >= 0) {
+            if (e->is_fp) {
+                double d;
+                memcpy(&d, &e->value, sizeof d);
+                n += (size_t)snprintf(buf + n, cap - n, "E\t%s\t%s\tf\t%.17g\n", e->name, e->units, d);
+            } else {
+                n += (size_t)snprintf(buf + n, cap - n, "E\t%s\t%s\ti\t%lld\n", e->name, e->units, e->value);
+            }
+        } else if (!e->quiet) {
+            n += (size_t)snprintf(buf + n, cap - n, "S\t%s\t%s\n", e->name, e->reason);
+        }
+    }
+    *len = (int)n;
+    return buf;
+}
+
+static void deserialize(report_job_t *job, int rank, char *rec)
+{
+    char *save = NULL;
+    for (char *line = strtok_r(rec, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *f[5] = {0}, *s2 = NULL;
+        int nf = 0;
+        for (char *t = strtok_r(line, "\t", &s2); t && nf < 5; t = strtok_r(NULL, "\t", &s2)) f[nf++] = t;
+        if (nf >= 3 && f[0][0] == 'H') {
+            snprintf(job->hosts[rank], sizeof job->hosts[rank], "%s", f[1]);
+            job->elapsed[rank] = strtod(f[2], NULL);
+        } else if (nf >= 4 && f[0][0] == 'E') {
+            /* units may be empty: then there are 4 fields */
+            const char *units = nf == 5 ? f[2] : "", *kind = nf == 5 ? f[3] : f[2], *val = nf == 5 ? f[4] : f[3];
+            report_event_t *e = report_job_event(job, f[1], units, kind[0] == 'f');
+            if (!e) continue;
+            e->present[rank] = 1;
+            if (e->is_fp) {
+                e->dval[rank] = strtod(val, NULL);
+                e->ival[rank] = (long long)e->dval[rank];
+            } else {
+                e->ival[rank] = strtoll(val, NULL, 10);
+                e->dval[rank] = (double)e->ival[rank];
+            }
+        } else if (nf >= 2 && f[0][0] == 'S') {
+            report_job_skip(job, f[1], nf >= 3 ? f[2] : "", rank);
+        }
+    }
+}
+
+static void read_command(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t n = 0;
+    buf[0] = '\0';
+    if (!f) return;
+    n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    for (size_t i = 0; i + 1 < n; i++)
+        if (buf[i] == '\0') buf[i] = ' ';
+}
+
+static const char *chart_list;
+static int render_svg(FILE *out, const report_job_t *job) { return report_write_svg(out, job, chart_list); }
+
+static void report_output(report_job_t *job)
+{
+    int len = 0;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    PMPI_Get_library_version(version, &len);
+    version[strcspn(version, "\n")] = '\0';
+    /* one line, runs of blanks as one space ("MPICH Version:\t4.0.2") */
+    char *o = job->mpi_library;
+    for (const char *p = version; *p && o < job->mpi_library + sizeof job->mpi_library - 1; p++) {
+        int blank = *p == ' ' || *p == '\t' || *p == '\r';
+        if (blank && (o == job->mpi_library || o[-1] == ' ')) continue;
+        *o++ = blank ? ' ' : *p;
+    }
+    *o = '\0';
+    read_command(job->command, sizeof job->command);
+    snprintf(job->started, sizeof job->started, "%s", started_iso);
+    report_compute(job);
+
+    /* Skips rank 0 already announced (all ranks) and defaults are not repeated. */
+    const char *q = getenv("PAPI_MPIT_REPORT_QUIET");
+    if (!(q && *q && strcmp(q, "0") != 0)) {
+        int nskips = job->nskips, k = 0;
+        report_skip_t *all = job->skips;
+        report_skip_t *partial = calloc((size_t)nskips + 1, sizeof *partial);
+        for (int i = 0; partial && i < nskips; i++)
+            if (all[i].nranks < job->nprocs) partial[k++] = all[i];
+        if (partial) job->skips = partial, job->nskips = k;
+        fflush(stderr);
+        report_write_table(stderr, job);
+        fflush(stderr);
+        job->skips = all;
+        job->nskips = nskips;
+        free(partial);
+    }
+    const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
+    if (dir && *dir) {
+        if (report_mkdir_p(dir)) {
+            note("cannot create the output directory %s", dir);
+            return;
+        }
+        chart_list = getenv("PAPI_MPIT_REPORT_CHART");
+        int bad = 0;
+        bad |= report_write_file(dir, "report.txt", job, report_write_table);
+        bad |= report_write_file(dir, "ranks.csv", job, report_write_csv);
+        bad |= report_write_file(dir, "report.json", job, report_write_json);
+        bad |= report_write_file(dir, "chart.svg", job, render_svg);
+        if (!bad) note("wrote report.txt, ranks.csv, report.json and chart.svg in %s", dir);
+    }
+}
+
+static void report_finish(void)
+{
+    state = ST_DONE;
+    double elapsed = PMPI_Wtime() - t_start;
+    for (int s = 0; s < nsets; s++) {
+        if (sets[s].running) {
+            int rc = PAPI_stop(sets[s].es, sets[s].values);
+            sets[s].running = 0;
+            if (rc != PAPI_OK)
+                for (int i = 0; i < nev; i++)
+                    if (evs[i].set == s) skip(&evs[i], "PAPI_stop: %s", PAPI_strerror(rc));
+        }
+        for (int i = 0; i < nev; i++)
+            if (evs[i].set == s) evs[i].value = sets[s].values[evs[i].pos];
+        PAPI_cleanup_eventset(sets[s].es);
+        PAPI_destroy_eventset(&sets[s].es);
+    }
+    report_log_finish(my_rank);
+
+    /* Everything below is collective: every rank takes part, whatever failed. */
+    MPI_Comm comm;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) {
+        if (my_rank == 0) note("MPI_Comm_dup failed: no report");
+        return;
+    }
+    int len = 0, *lens = NULL, *displs = NULL;
+    char *mine = serialize(elapsed, &len), *all = NULL;
+    if (!mine) len = 0;
+    if (my_rank == 0) {
+        lens = calloc((size_t)nprocs, sizeof *lens);
+        displs = calloc((size_t)nprocs, sizeof *displs);
+    }
+    PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm);
+    if (my_rank == 0) {
+        size_t total = 0;
+        for (int r = 0; r < nprocs; r++) {
+            displs[r] = (int)total;
+            total += (size_t)lens[r];
+        }
+        all = malloc(total + 1);
+    }
+    PMPI_Gatherv(mine, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm);
+    PMPI_Comm_free(&comm);
+    if (my_rank == 0 && all) {
+        report_job_t job;
+        report_job_init(&job, nprocs);
+        for (int r = 0; r < nprocs; r++) {
+            char *rec = malloc((size_t)lens[r] + 1);
+            if (!rec) continue;
+            memcpy(rec, all + displs[r], (size_t)lens[r]);
+            rec[lens[r]] = '\0';
+            deserialize(&job, r, rec);
+            free(rec);
+        }
+        report_output(&job);
+        report_job_free(&job);
+    }
+    free(mine);
+    free(all);
+    free(lens);
+    free(displs);
+}
+
+/* ---- C entry points */
+int MPI_Init(int *argc, char ***argv)
+{
+    if (state != ST_NONE) return PMPI_Init(argc, argv);
+    state = ST_INIT;
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        report_start();
+    else
+        state = ST_NONE;
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    if (state != ST_NONE) return PMPI_Init_thread(argc, argv, required, provided);
+    state = ST_INIT;
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        report_start();
+    else
+        state = ST_NONE;
+    return rc;
+}
+
+int MPI_Finalize(void)
+{
+    if (state == ST_RUNNING) report_finish();
+    int rc = PMPI_Finalize();
+    report_log_after_finalize();
+    return rc;
+}
+
+/* ---- Fortran entry points (mpif.h / use mpi, and Open MPI's mpi_f08), in
+ * the usual name manglings.  Arguments are passed through untouched to the
+ * MPI's own Fortran routine, found after us in the lookup order. */
+typedef void (*fort1_t)(void *);
+typedef void (*fort3_t)(void *, void *, void *);
+
+static void *next_symbol(const char *name) { return dlsym(RTLD_NEXT, name); }
+
+static int mpi_is_initialized(void)
+{
+    int flag = 0;
+    PMPI_Initialized(&flag);
+    return flag;
+}
+
+static void fortran_init(const char *sym, void *ierr)
+{
+    fort1_t real = (fort1_t)next_symbol(sym);
+    int outer = state == ST_NONE;
+    if (outer) state = ST_INIT;
+    if (real) {
+        real(ierr);
+    } else { /* no Fortran layer after us: the C call does the same */
+        int rc = PMPI_Init(NULL, NULL);
+        if (ierr) *(MPI_Fint *)ierr = (MPI_Fint)rc;
+    }
+    if (!outer) return;
+    if (mpi_is_initialized())
+        report_start();
+    else
+        state = ST_NONE;
+}
+
+static void fortran_init_thread(const char *sym, void *required, void *provided, void *ierr)
+{
+    fort3_t real = (fort3_t)next_symbol(sym);
+    int outer = state == ST_NONE;
+    if (outer) state = ST_INIT;
+    if (real) {
+        real(required, provided, ierr);
+    } else {
+        int prov = 0, rc = PMPI_Init_thread(NULL, NULL, (int)*(MPI_Fint *)required, &prov);
+        *(MPI_Fint *)provided = (MPI_Fint)prov;
+        if (ierr) *(MPI_Fint *)ierr = (MPI_Fint)rc;
+    }
+    if (!outer) return;
+    if (mpi_is_initialized())
+        report_start();
+    else
+        state = ST_NONE;
+}
+
+static void fortran_finalize(const char *sym, void *ierr)
+{
+    if (state == ST_RUNNING) report_finish();
+    fort1_t real = (fort1_t)next_symbol(sym);
+    if (real) {
+        real(ierr);
+    } else {
+        int rc = PMPI_Finalize();
+        if (ierr) *(MPI_Fint *)ierr = (MPI_Fint)rc;
+    }
+    report_log_after_finalize();
+}
+
+#define FORTRAN_INIT(sym) \
+    void sym(void *ierr) { fortran_init(#sym, ierr); }
+#define FORTRAN_INIT_THREAD(sym) \
+    void sym(void *required, void *provided, void *ierr) { fortran_init_thread(#sym, required, provided, ierr); }
+#define FORTRAN_FINALIZE(sym) \
+    void sym(void *ierr) { fortran_finalize(#sym, ierr); }
+
+/* prototypes, for -Wmissing-prototypes */
+void mpi_init_(void *), mpi_init__(void *), mpi_init(void *), MPI_INIT(void *), mpi_init_f08_(void *);
+void mpi_init_thread_(void *, void *, void *), mpi_init_thread__(void *, void *, void *),
+    mpi_init_thread(void *, void *, void *), MPI_INIT_THREAD(void *, void *, void *),
+    mpi_init_thread_f08_(void *, void *, void *);
+void mpi_finalize_(void *), mpi_finalize__(void *), mpi_finalize(void *), MPI_FINALIZE(void *),
+    mpi_finalize_f08_(void *);
+
+FORTRAN_INIT(mpi_init_)
+FORTRAN_INIT(mpi_init__)
+FORTRAN_INIT(mpi_init)
+FORTRAN_INIT(MPI_INIT)
+FORTRAN_INIT(mpi_init_f08_)
+FORTRAN_INIT_THREAD(mpi_init_thread_)
+FORTRAN_INIT_THREAD(mpi_init_thread__)
+FORTRAN_INIT_THREAD(mpi_init_thread)
+FORTRAN_INIT_THREAD(MPI_INIT_THREAD)
+FORTRAN_INIT_THREAD(mpi_init_thread_f08_)
+FORTRAN_FINALIZE(mpi_finalize_)
+FORTRAN_FINALIZE(mpi_finalize__)
+FORTRAN_FINALIZE(mpi_finalize)
+FORTRAN_FINALIZE(MPI_FINALIZE)
+FORTRAN_FINALIZE(mpi_finalize_f08_)

@@ -1,0 +1,532 @@
+/*
+ * papi-mpit-report: statistics over ranks and the renderings of a job's
+ * result (text table, CSV, JSON, SVG chart).  Pure C, no MPI, no PAPI.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        fprintf(stderr, "papi-mpit-report: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+void report_job_init(report_job_t *job, int nprocs)
+{
+    memset(job, 0, sizeof *job);
+    job->nprocs = nprocs;
+    job->hosts = xcalloc((size_t)nprocs, sizeof *job->hosts);
+    job->elapsed = xcalloc((size_t)nprocs, sizeof *job->elapsed);
+}
+
+void report_job_free(report_job_t *job)
+{
+    for (int i = 0; i < job->nevents; i++) {
+        free(job->events[i].present);
+        free(job->events[i].ival);
+        free(job->events[i].dval);
+    }
+    free(job->events);
+    free(job->skips);
+    free(job->hosts);
+    free(job->elapsed);
+    memset(job, 0, sizeof *job);
+}
+
+report_event_t *report_job_event(report_job_t *job, const char *name, const char *units, int is_fp)
+{
+    for (int i = 0; i < job->nevents; i++)
+        if (strcmp(job->events[i].name, name) == 0) return &job->events[i];
+    if (job->nevents == job->cap_events) {
+        int cap = job->cap_events ? 2 * job->cap_events : 16;
+        report_event_t *e = realloc(job->events, (size_t)cap * sizeof *e);
+        if (!e) return NULL;
+        job->events = e;
+        job->cap_events = cap;
+    }
+    report_event_t *e = &job->events[job->nevents++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    snprintf(e->units, sizeof e->units, "%s", units ? units : "");
+    e->is_fp = is_fp;
+    e->present = xcalloc((size_t)job->nprocs, 1);
+    e->ival = xcalloc((size_t)job->nprocs, sizeof *e->ival);
+    e->dval = xcalloc((size_t)job->nprocs, sizeof *e->dval);
+    e->min_rank = e->max_rank = -1;
+    return e;
+}
+
+void report_job_skip(report_job_t *job, const char *name, const char *reason, int rank)
+{
+    for (int i = 0; i < job->nskips; i++)
+        if (strcmp(job->skips[i].name, name) == 0) {
+            job->skips[i].nranks++;
+            return;
+        }
+    if (job->nskips == job->cap_skips) {
+        int cap = job->cap_skips ? 2 * job->cap_skips : 8;
+        report_skip_t *s = realloc(job->skips, (size_t)cap * sizeof *s);
+        if (!s) return;
+        job->skips = s;
+        job->cap_skips = cap;
+    }
+    report_skip_t *s = &job->skips[job->nskips++];
+    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->reason, sizeof s->reason, "%s", reason);
+    s->nranks = 1;
+    s->first_rank = rank;
+}
+
+void report_compute(report_job_t *job)
+{
+    for (int i = 0; i < job->nevents; i++) {
+        report_event_t *e = &job->events[i];
+        e->nranks = 0;
+        e->sum = 0;
+        e->min_rank = e->max_rank = -1;
+        for (int r = 0; r < job->nprocs; r++) {
+            if (!e->present[r]) continue;
+            double v = e->dval[r];
+            e->sum += e->is_fp ? (long double)v : (long double)e->ival[r];
+            if (e->min_rank < 0 || v < e->min) e->min = v, e->min_rank = r;
+            if (e->max_rank < 0 || v > e->max) e->max = v, e->max_rank = r;
+            e->nranks++;
+        }
+        e->mean = e->nranks ? (double)(e->sum / e->nranks) : 0.0;
+        e->imbalance = e->mean != 0.0 ? e->max / e->mean : 0.0;
+    }
+}
+
+/* ---- number formatting: integers exact, others with enough digits */
+static void fmt_num(char *buf, size_t len, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e17)
+        snprintf(buf, len, "%.0f", v);
+    else if (fabs(v) >= 1000)
+        snprintf(buf, len, "%.1f", v);
+    else
+        snprintf(buf, len, "%.4g", v);
+}
+
+static void fmt_value(char *buf, size_t len, const report_event_t *e, int r)
+{
+    if (e->is_fp)
+        snprintf(buf, len, "%.17g", e->dval[r]);
+    else
+        snprintf(buf, len, "%lld", e->ival[r]);
+}
+
+static double max_elapsed(const report_job_t *job)
+{
+    double m = 0;
+    for (int r = 0; r < job->nprocs; r++)
+        if (job->elapsed[r] > m) m = job->elapsed[r];
+    return m;
+}
+
+static int count_hosts(const report_job_t *job)
+{
+    int n = 0;
+    for (int r = 0; r < job->nprocs; r++) {
+        int seen = 0;
+        for (int q = 0; q < r && !seen; q++) seen = strcmp(job->hosts[q], job->hosts[r]) == 0;
+        n += !seen;
+    }
+    return n;
+}
+
+int report_write_table(FILE *out, const report_job_t *job)
+{
+    int nhosts = count_hosts(job);
+    fprintf(out, "papi-mpit-report: %d rank%s on %d host%s, %.3f s from MPI_Init to MPI_Finalize\n",
+            job->nprocs, job->nprocs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s",
+            max_elapsed(job));
+    if (job->mpi_library[0]) fprintf(out, "  MPI: %s\n", job->mpi_library);
+    if (job->command[0]) fprintf(out, "  program: %s\n", job->command);
+
+    int wname = (int)strlen("event"), wunits = (int)strlen("units");
+    for (int i = 0; i < job->nevents; i++) {
+        int n = (int)strlen(job->events[i].name), u = (int)strlen(job->events[i].units);
+        if (n > wname) wname = n;
+        if (u > wunits) wunits = u;
+    }
+    int w = 14;
+    for (int i = 0; i < job->nevents; i++) {
+        const report_event_t *e = &job->events[i];
+        char b[3][64];
+        fmt_num(b[0], sizeof b[0], e->min);
+        fmt_num(b[1], sizeof b[1], e->mean);
+        fmt_num(b[2], sizeof b[2], e->max);
+        for (int k = 0; k < 3; k++)
+            if ((int)strlen(b[k]) > w) w = (int)strlen(b[k]);
+    }
+    fprintf(out, "%-*s  %-*s  %*s %6s  %*s  %*s %6s  %8s\n", wname, "event", wunits, "units", w, "min",
+            "rank", w, "mean", w, "max", "rank", "max/mean");
+    for (int i = 0; i < job->nevents; i++) {
+        const report_event_t *e = &job->events[i];
+        if (!e->nranks) {
+            fprintf(out, "%-*s  %-*s  (no rank measured it)\n", wname, e->name, wunits, e->units);
+            continue;
+        }
+        char mn[64], me[64], mx[64], imb[32];
+        fmt_num(mn, sizeof mn, e->min);
+        fmt_num(me, sizeof me, e->mean);
+        fmt_num(mx, sizeof mx, e->max);
+        if (e->mean != 0.0)
+            snprintf(imb, sizeof imb, "%.3f", e->imbalance);
+        else
+            snprintf(imb, sizeof imb, "-");
+        fprintf(out, "%-*s  %-*s  %*s %6d  %*s  %*s %6d  %8s", wname, e->name, wunits, e->units, w, mn,
+                e->min_rank, w, me, w, mx, e->max_rank, imb);
+        if (e->nranks < job->nprocs) fprintf(out, "  (%d of %d ranks)", e->nranks, job->nprocs);
+        fputc('\n', out);
+    }
+    if (!job->nevents) fprintf(out, "(no event could be measured)\n");
+    for (int i = 0; i < job->nskips; i++) {
+        const report_skip_t *s = &job->skips[i];
+        if (s->nranks == job->nprocs)
+            fprintf(out, "skipped on all ranks: %s (%s)\n", s->name, s->reason);
+        else
+            fprintf(out, "skipped on %d of %d ranks (first: rank %d): %s (%s)\n", s->nranks, job->nprocs,
+                    s->first_rank, s->name, s->reason);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- CSV: one row per rank, one column per event (RFC 4180 quoting) */
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+int report_write_csv(FILE *out, const report_job_t *job)
+{
+    fputs("rank,host,elapsed_s", out);
+    for (int i = 0; i < job->nevents; i++) {
+        fputc(',', out);
+        csv_field(out, job->events[i].name);
+    }
+    fputc('\n', out);
+    for (int r = 0; r < job->nprocs; r++) {
+        fprintf(out, "%d,", r);
+        csv_field(out, job->hosts[r]);
+        fprintf(out, ",%.9f", job->elapsed[r]);
+        for (int i = 0; i < job->nevents; i++) {
+            char v[64] = "";
+            if (job->events[i].present[r]) fmt_value(v, sizeof v, &job->events[i], r);
+            fprintf(out, ",%s", v);
+        }
+        fputc('\n', out);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- JSON */
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (c == '\t')
+            fputs("\\t", out);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void json_num(FILE *out, double v)
+{
+    char b[64];
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    if (v == floor(v) && fabs(v) < 1e17)
+        snprintf(b, sizeof b, "%.0f", v);
+    else
+        snprintf(b, sizeof b, "%.17g", v);
+    fputs(b, out);
+}
+
+int report_write_json(FILE *out, const report_job_t *job)
+{
+    fputs("{\n  \"tool\": \"papi-mpit-report\",\n  \"ranks\": ", out);
+    fprintf(out, "%d,\n  \"mpi_library\": ", job->nprocs);
+    json_str(out, job->mpi_library);
+    fputs(",\n  \"command\": ", out);
+    json_str(out, job->command);
+    fputs(",\n  \"started\": ", out);
+    json_str(out, job->started);
+    fputs(",\n  \"elapsed_s\": ", out);
+    json_num(out, max_elapsed(job));
+    fputs(",\n  \"hosts\": [", out);
+    for (int r = 0; r < job->nprocs; r++) {
+        if (r) fputs(", ", out);
+        json_str(out, job->hosts[r]);
+    }
+    fputs("],\n  \"rank_elapsed_s\": [", out);
+    for (int r = 0; r < job->nprocs; r++) {
+        if (r) fputs(", ", out);
+        fprintf(out, "%.9f", job->elapsed[r]);
+    }
+    fputs("],\n  \"events\": [", out);
+    for (int i = 0; i < job->nevents; i++) {
+        const report_event_t *e = &job->events[i];
+        fputs(i ? ",\n    {" : "\n    {", out);
+        fputs("\"name\": ", out);
+        json_str(out, e->name);
+        fputs(", \"units\": ", out);
+        json_str(out, e->units);
+        fprintf(out, ", \"type\": \"%s\", \"measured_ranks\": %d", e->is_fp ? "double" : "integer",
+                e->nranks);
+        if (e->nranks) {
+            fputs(", \"min\": ", out);
+            json_num(out, e->min);
+            fprintf(out, ", \"min_rank\": %d, \"mean\": ", e->min_rank);
+            json_num(out, e->mean);
+            fputs(", \"max\": ", out);
+            json_num(out, e->max);
+            fprintf(out, ", \"max_rank\": %d, \"sum\": ", e->max_rank);
+            if (e->is_fp)
+                json_num(out, (double)e->sum);
+            else
+                fprintf(out, "%.0Lf", e->sum);
+            fputs(", \"imbalance\": ", out);
+            if (e->mean != 0.0)
+                json_num(out, e->imbalance);
+            else
+                fputs("null", out);
+        }
+        fputs(",\n     \"values\": [", out);
+        for (int r = 0; r < job->nprocs; r++) {
+            char v[64] = "null";
+            if (e->present[r]) fmt_value(v, sizeof v, e, r);
+            fprintf(out, "%s%s", r ? ", " : "", v);
+        }
+        fputs("]}", out);
+    }
+    fputs(job->nevents ? "\n  ],\n  \"skipped\": [" : "],\n  \"skipped\": [", out);
+    for (int i = 0; i < job->nskips; i++) {
+        const report_skip_t *s = &job->skips[i];
+        fputs(i ? ",\n    {" : "\n    {", out);
+        fputs("\"name\": ", out);
+        json_str(out, s->name);
+        fputs(", \"reason\": ", out);
+        json_str(out, s->reason);
+        fprintf(out, ", \"ranks\": %d, \"first_rank\": %d}", s->nranks, s->first_rank);
+    }
+    fputs(job->nskips ? "\n  ]\n}\n" : "]\n}\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- SVG: one bar chart panel per chosen event, a bar per rank */
+static void xml_str(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default:
+            if ((unsigned char)*s >= 0x20) fputc(*s, out);
+        }
+    }
+}
+
+/* The smallest 1, 2 or 5 times a power of ten that is >= v (v > 0). */
+static double nice_ceil(double v)
+{
+    double p = pow(10.0, floor(log10(v)));
+    double steps[] = {1, 2, 2.5, 5, 10};
+    for (int i = 0; i < 5; i++)
+        if (steps[i] * p >= v * (1 - 1e-12)) return steps[i] * p;
+    return 10 * p;
+}
+
+static int chart_wants(const char *chart, const char *name)
+{
+    if (!chart || !*chart || strcmp(chart, "all") == 0) return 1;
+    size_t n = strlen(name);
+    for (const char *p = chart; *p;) {
+        while (*p == ',' || *p == ' ') p++;
+        size_t len = strcspn(p, ", ");
+        if (len == n && strncmp(p, name, n) == 0) return 1;
+        /* "TASK-CLOCK" matches "perf::TASK-CLOCK", "UNEXPECTED_MSGS" "mpit:::UNEXPECTED_MSGS" */
+        if (len && len < n && strncmp(p, name + n - len, len) == 0 && name[n - len - 1] == ':') return 1;
+        p += len;
+    }
+    return 0;
+}
+
+#define SVG_W 800
+#define PANEL_H 260
+#define M_LEFT 90
+#define M_RIGHT 20
+#define M_TOP 50
+#define M_BOTTOM 45
+
+static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *e, int y0)
+{
+    int pw = SVG_W - M_LEFT - M_RIGHT, ph = PANEL_H - M_TOP - M_BOTTOM;
+    double lo = e->min < 0 ? e->min : 0, hi = e->max > 0 ? e->max : 0;
+    if (hi > 0) hi = nice_ceil(hi);
+    if (lo < 0) lo = -nice_ceil(-lo);
+    if (hi == lo) hi = lo + 1;
+    char mn[64], me[64], mx[64];
+    fmt_num(mn, sizeof mn, e->min);
+    fmt_num(me, sizeof me, e->mean);
+    fmt_num(mx, sizeof mx, e->max);
+
+    fprintf(out, "<g transform=\"translate(0,%d)\">\n", y0);
+    fputs("<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">", out);
+    xml_str(out, e->name);
+    if (e->units[0]) {
+        fputs(" (", out);
+        xml_str(out, e->units);
+        fputs(")", out);
+    }
+    fputs("</text>\n", out);
+    fprintf(out, "<text x=\"10\" y=\"38\" font-size=\"12\" fill=\"#444\">min %s (rank %d), mean %s, max %s (rank %d)",
+            mn, e->min_rank, me, mx, e->max_rank);
+    if (e->mean != 0.0) fprintf(out, ", max/mean %.3f", e->imbalance);
+    if (e->nranks < job->nprocs) fprintf(out, ", measured on %d of %d ranks", e->nranks, job->nprocs);
+    fputs("</text>\n", out);
+
+    /* axes and grid */
+    int x0 = M_LEFT, yb = M_TOP + ph;
+    for (int t = 0; t <= 4; t++) {
+        double v = lo + (hi - lo) * t / 4;
+        double y = yb - (double)ph * t / 4;
+        char b[64];
+        fmt_num(b, sizeof b, v);
+        fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0, y,
+                x0 + pw, y);
+        fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+                x0 - 6, y + 4, b);
+    }
+    fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", x0, M_TOP, x0, yb);
+
+    /* bars */
+    double slot = (double)pw / job->nprocs;
+    double gap = slot > 6 ? slot * 0.15 : 0;
+    double yzero = yb - (0 - lo) / (hi - lo) * ph;
+    int label_every = (job->nprocs + 31) / 32;
+    for (int r = 0; r < job->nprocs; r++) {
+        double x = x0 + r * slot + gap / 2;
+        if (e->present[r]) {
+            double y = yb - (e->dval[r] - lo) / (hi - lo) * ph;
+            double top = y < yzero ? y : yzero, h = fabs(yzero - y);
+            const char *fill = r == e->max_rank ? "#d95f02" : r == e->min_rank ? "#1b9e77" : "#4c78a8";
+            char v[64];
+            fmt_value(v, sizeof v, e, r);
+            fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
+                         "<title>rank %d: %s</title></rect>\n",
+                    x, top, slot - gap, h < 0.5 ? 0.5 : h, fill, r, v);
+        } else {
+            fprintf(out, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" fill=\"#999\">n/a</text>\n",
+                    x0 + (r + 0.5) * slot, yzero - 3);
+        }
+        if (r % label_every == 0)
+            fprintf(out, "<text x=\"%.2f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%d</text>\n",
+                    x0 + (r + 0.5) * slot, yb + 15, r);
+    }
+    fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#000\"/>\n", x0, yzero, x0 + pw,
+            yzero);
+    if (e->nranks) {
+        double ym = yb - (e->mean - lo) / (hi - lo) * ph;
+        fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#c00\" stroke-dasharray=\"6,4\"/>\n",
+                x0, ym, x0 + pw, ym);
+        fprintf(out, "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" fill=\"#c00\" text-anchor=\"end\">mean</text>\n",
+                x0 + pw, ym - 4);
+    }
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">rank</text>\n",
+            x0 + pw / 2, yb + 35);
+    fputs("</g>\n", out);
+}
+
+int report_write_svg(FILE *out, const report_job_t *job, const char *chart)
+{
+    int n = 0;
+    for (int i = 0; i < job->nevents; i++)
+        if (job->events[i].nranks && chart_wants(chart, job->events[i].name)) n++;
+    int h = 40 + (n ? n : 1) * PANEL_H;
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                 "font-family=\"sans-serif\">\n",
+            SVG_W, h, SVG_W, h);
+    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, h);
+    fprintf(out, "<text x=\"10\" y=\"26\" font-size=\"17\">papi-mpit-report: per-rank values, %d rank%s</text>\n",
+            job->nprocs, job->nprocs == 1 ? "" : "s");
+    fputs("<g font-size=\"12\">"
+          "<rect x=\"520\" y=\"15\" width=\"12\" height=\"12\" fill=\"#1b9e77\"/><text x=\"536\" y=\"26\">min</text>"
+          "<rect x=\"575\" y=\"15\" width=\"12\" height=\"12\" fill=\"#d95f02\"/><text x=\"591\" y=\"26\">max</text>"
+          "<line x1=\"630\" y1=\"21\" x2=\"656\" y2=\"21\" stroke=\"#c00\" stroke-dasharray=\"6,4\"/>"
+          "<text x=\"661\" y=\"26\">mean</text></g>\n", out);
+    int k = 0;
+    for (int i = 0; i < job->nevents; i++)
+        if (job->events[i].nranks && chart_wants(chart, job->events[i].name))
+            svg_panel(out, job, &job->events[i], 40 + PANEL_H * k++);
+    if (!n) fputs("<text x=\"10\" y=\"80\" font-size=\"14\">no measured event was chosen for the chart</text>\n", out);
+    fputs("</svg>\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- files */
+int report_mkdir_p(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(path, 0777) && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(path, 0777) && errno != EEXIST) return -1;
+    return 0;
+}
+
+int report_write_file(const char *dir, const char *file, const report_job_t *job,
+                      int (*render)(FILE *, const report_job_t *))
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "papi-mpit-report: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    int rc = render(f, job);
+    if (fclose(f) || rc) {
+        fprintf(stderr, "papi-mpit-report: error writing %s\n", path);
+        return -1;
+    }
+    return 0;
+}

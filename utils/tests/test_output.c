@@ -1,0 +1,102 @@
+/* Unit test of the report renderings (no MPI, no PAPI): statistics over
+ * ranks, ranks of min and max, imbalance, events missing on some ranks,
+ * doubles, names that need quoting in CSV, JSON and XML.
+ *
+ *   test_output [DIR]   also writes DIR/unit.{txt,csv,json,svg} for the
+ *                       caller to validate (python3 -m json.tool, rsvg-convert)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static int failures;
+#define EXPECT(cond, ...)                                                      \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            failures++;                                                        \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);    \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fputc('\n', stderr);                                               \
+        }                                                                      \
+    } while (0)
+
+static int near(double a, double b) { return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b) + 1); }
+
+static int render_svg(FILE *f, const report_job_t *job) { return report_write_svg(f, job, NULL); }
+
+int main(int argc, char **argv)
+{
+    report_job_t job;
+    report_job_init(&job, 4);
+    for (int r = 0; r < 4; r++) {
+        snprintf(job.hosts[r], sizeof job.hosts[r], "node%d", r / 2);
+        job.elapsed[r] = 1.5 + r;
+    }
+    snprintf(job.mpi_library, sizeof job.mpi_library, "Test MPI \"quoted\"");
+    snprintf(job.command, sizeof job.command, "./app <a&b>");
+
+    /* integers: 10 20 40 10 -> min 10 at rank 0 (first), max 40 at 2, mean 20 */
+    long long iv[4] = {10, 20, 40, 10};
+    report_event_t *e = report_job_event(&job, "mpit:::BYTES_SENT", "bytes", 0);
+    for (int r = 0; r < 4; r++) e->present[r] = 1, e->ival[r] = iv[r], e->dval[r] = (double)iv[r];
+    /* doubles, rank 3 missing */
+    double dv[3] = {0.5, 0.25, 1.0};
+    e = report_job_event(&job, "mpit:::time,with \"comma\"<x>", "s", 1);
+    for (int r = 0; r < 3; r++) e->present[r] = 1, e->dval[r] = dv[r];
+    /* all zero: no imbalance */
+    e = report_job_event(&job, "perf::TASK-CLOCK", "ns", 0);
+    for (int r = 0; r < 4; r++) e->present[r] = 1;
+    /* measured nowhere */
+    report_job_event(&job, "mpit:::NOWHERE", "", 0);
+    EXPECT(report_job_event(&job, "mpit:::BYTES_SENT", "bytes", 0) == &job.events[0], "lookup by name");
+    report_job_skip(&job, "mpit:::NOPE", "no such event", 1);
+    report_job_skip(&job, "mpit:::NOPE", "no such event", 2);
+
+    report_compute(&job);
+    e = &job.events[0];
+    EXPECT(e->nranks == 4, "%d", e->nranks);
+    EXPECT(e->min == 10 && e->min_rank == 0, "min %g at %d", e->min, e->min_rank);
+    EXPECT(e->max == 40 && e->max_rank == 2, "max %g at %d", e->max, e->max_rank);
+    EXPECT(near(e->mean, 20) && near(e->imbalance, 2), "mean %g imbalance %g", e->mean, e->imbalance);
+    EXPECT(e->sum == 80, "sum %Lg", e->sum);
+    e = &job.events[1];
+    EXPECT(e->nranks == 3 && e->min_rank == 1 && e->max_rank == 2, "%d %d %d", e->nranks, e->min_rank, e->max_rank);
+    EXPECT(near(e->mean, 1.75 / 3), "mean %g", e->mean);
+    e = &job.events[2];
+    EXPECT(e->mean == 0 && e->imbalance == 0, "zero event: mean %g imbalance %g", e->mean, e->imbalance);
+    EXPECT(job.events[3].nranks == 0 && job.events[3].min_rank == -1, "unmeasured event");
+    EXPECT(job.nskips == 1 && job.skips[0].nranks == 2 && job.skips[0].first_rank == 1, "skips");
+
+    /* renderings into memory: the key facts appear */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    EXPECT(report_write_table(m, &job) == 0, "table");
+    fclose(m);
+    EXPECT(strstr(text, "4 ranks on 2 hosts") != NULL, "%s", text);
+    EXPECT(strstr(text, "(3 of 4 ranks)") != NULL, "%s", text);
+    EXPECT(strstr(text, "skipped on 2 of 4 ranks (first: rank 1): mpit:::NOPE") != NULL, "%s", text);
+    free(text);
+    m = open_memstream(&text, &len);
+    EXPECT(report_write_csv(m, &job) == 0, "csv");
+    fclose(m);
+    EXPECT(strstr(text, "\"mpit:::time,with \"\"comma\"\"<x>\"") != NULL, "csv quoting: %s", text);
+    EXPECT(strstr(text, "\n3,node1,4.500000000,10,,0,\n") != NULL, "csv row of rank 3: %s", text);
+    free(text);
+
+    if (argc > 1) {
+        const char *dir = argv[1];
+        EXPECT(report_mkdir_p(dir) == 0, "mkdir %s", dir);
+        EXPECT(report_write_file(dir, "unit.txt", &job, report_write_table) == 0, "txt");
+        EXPECT(report_write_file(dir, "unit.csv", &job, report_write_csv) == 0, "csv");
+        EXPECT(report_write_file(dir, "unit.json", &job, report_write_json) == 0, "json");
+        EXPECT(report_write_file(dir, "unit.svg", &job, render_svg) == 0, "svg");
+    }
+    report_job_free(&job);
+    if (failures) return 1;
+    printf("PASS report output\n");
+    return 0;
+}
