@@ -99,6 +99,35 @@ grep -q "^papi-mpit-report: 2 ranks" thread.err && ok "MPI_Init_thread" || { fai
 run -np 2 env LD_PRELOAD="$lib" PAPI_MPIT_REPORT_EVENTS=perf::TASK-CLOCK ./report_app >preload.out 2>preload.err
 grep -q "^papi-mpit-report: 2 ranks" preload.err && ok "LD_PRELOAD" || { fail "LD_PRELOAD: no report"; cat preload.err; }
 
+# ---- event log mode: on an MPI with MPI_T events, one file per rank whose
+# enqueue lines agree with the component's event-derived UNEXPECTED_MSGS
+# (two independent callback registrations seeing the same instances);
+# elsewhere one message that there is no log, and a normal report.
+run -np 2 "$wrap" --log -o log ./report_app -m 20 >log.out 2>log.err
+rc=$?
+grep -q "^papi-mpit-report: 2 ranks" log.err && [ $rc = 0 ] || { fail "--log: no report (exit $rc)"; cat log.err; }
+if grep -q '^# event type' log/mpit-events.0.log 2>/dev/null; then
+  python3 - log <<'PY' && ok "--log: per-rank logs agree with mpit:::UNEXPECTED_MSGS" || fail "--log: logs disagree"
+import json, re, sys
+d = sys.argv[1]
+rep = json.load(open(d + "/report.json"))
+ev = {e["name"]: e for e in rep["events"]}
+for r in range(2):
+    text = open("%s/mpit-events.%d.log" % (d, r)).read()
+    n = len(re.findall(r"^\d+ unexp_message_enqueued ", text, re.M))
+    q = re.search(r"^# queue unexp_message_enqueued/unexp_message_dequeued: in (\d+), out (\d+)", text, re.M)
+    print("rank %d: %d enqueued in the log, queue line %s" % (r, n, q.group(0) if q else None))
+    if n < 20 or not q or int(q.group(1)) != n:
+        sys.exit(1)
+    if "mpit:::UNEXPECTED_MSGS" in ev and ev["mpit:::UNEXPECTED_MSGS"]["values"][r] != n:
+        print("UNEXPECTED_MSGS of rank %d is %r" % (r, ev["mpit:::UNEXPECTED_MSGS"]["values"][r]))
+        sys.exit(1)
+PY
+else
+  n=$(grep -c "event log: .*\(no MPI_T events\|no log\)" log.err)
+  [ "$n" = 1 ] && ok "--log: this MPI has no events, said once" || { fail "--log: $n messages"; cat log.err; }
+fi
+
 # ---- script errors
 "$wrap" --mpi nosuch ./report_app 2>err.txt; rc=$?
 [ $rc = 2 ] && grep -q "unknown MPI family" err.txt && ok "bad --mpi refused" || fail "bad --mpi: exit $rc"

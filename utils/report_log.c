@@ -84,6 +84,27 @@ static int data_is_readable(const char *event)
     return strncmp(v, "4.0", 3) != 0 || (v[3] != '\0' && v[3] != '.' && v[3] != ' ' && v[3] != '\n');
 }
 
+/* MPICH 4.0 registers its events without setting their enumtype (left
+ * uninitialised: MPI_T_enum_get_info on it crashes), so element names are
+ * taken from the enumtype only for other MPIs; for MPICH's known events they
+ * come from this table (mpi-facts: element 0 is the source rank, element 1
+ * the context id), else they are elem0, elem1, ... */
+static int enumtype_trusted(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    PMPI_Get_library_version(version, &len);
+    return strstr(version, "MPICH") == NULL;
+}
+
+static const struct {
+    const char *event;
+    const char *elems[2];
+} known_elements[] = {
+    {"unexp_message_enqueued", {"source", "context_id"}},
+    {"unexp_message_dequeued", {"source", "context_id"}},
+};
+
 static void on_event(MPI_T_event_instance inst, MPI_T_event_registration reg, MPI_T_cb_safety safety,
                      void *user)
 {
@@ -138,7 +159,7 @@ static void describe(int i, evtype_t *t)
 {
     char name[REPORT_NAME_LEN], desc[1024];
     int nlen = sizeof name, dlen = sizeof desc, verb, nelem = 0, bind;
-    MPI_T_enum en;
+    MPI_T_enum en = MPI_T_ENUM_NULL;
     MPI_Info info;
     memset(t, 0, sizeof *t);
     t->index = i;
@@ -165,13 +186,16 @@ static void describe(int i, evtype_t *t)
     int nitems = 0;
     char ename[256];
     int elen = sizeof ename;
-    if (en != MPI_T_ENUM_NULL) MPI_T_enum_get_info(en, &nitems, ename, &elen);
+    if (enumtype_trusted() && en != MPI_T_ENUM_NULL) MPI_T_enum_get_info(en, &nitems, ename, &elen);
     for (int e = 0; e < t->nelem; e++) {
         t->dtype[e] = dt[e];
         t->disp[e] = disp[e];
         t->size[e] = 0;
         PMPI_Type_size(dt[e], &t->size[e]);
         snprintf(t->elem_name[e], sizeof t->elem_name[e], "elem%d", e);
+        for (size_t k = 0; k < sizeof known_elements / sizeof known_elements[0]; k++)
+            if (e < 2 && strcmp(known_elements[k].event, t->name) == 0)
+                snprintf(t->elem_name[e], sizeof t->elem_name[e], "%s", known_elements[k].elems[e]);
         if (e < nitems) {
             int value;
             elen = sizeof ename;
@@ -376,10 +400,12 @@ void report_log_finish(int rank)
     int len = 0;
     PMPI_Get_library_version(version, &len);
     version[strcspn(version, "\n")] = '\0';
+    for (char *c = version; *c; c++)
+        if (*c == '\t') *c = ' ';
     fprintf(f, "# papi-mpit-report event log, rank %d, %s\n", rank, version);
     fprintf(f, "# %lu event instances, %lu dropped (buffer full), %lu dropped by the MPI\n", n, dropped_full,
             dropped_mpi);
-    fprintf(f, "# columns: time_ns (since MPI_Init returned) event element=value ...\n");
+    fprintf(f, "# columns: time_ns (since the log started, after MPI_Init) event element=value ...\n");
     for (int i = 0; i < ntypes; i++) {
         if (!types[i].registered) continue;
         fprintf(f, "# event type %d %s:", i, types[i].name);
