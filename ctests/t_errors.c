@@ -201,7 +201,7 @@ int main(int argc, char **argv)
     }
     if (check_has_event("mpit:::unexpected_recvq_length")) {
         expect_lookup_error(es, "mpit:::unexpected_recvq_length:class=timer", PAPI_ENOEVNT);
-        expect_add_error(es, "mpit:::unexpected_recvq_length:elem=1", PAPI_EINVAL);
+        expect_add_error(es, "mpit:::unexpected_recvq_length:elem=2", PAPI_EINVAL);
     }
 
     if (spc) {

@@ -114,9 +114,17 @@ static void round_trip(int n, int es, long long *full, long long *empty)
 static void expect_round(const char *set, int n, int have_q, int have_c, const long long *full,
                          const long long *empty, long long c_base)
 {
-    long long q_full = check_rank == 1 && have_q ? n : 0;
-    CHECK(full[0] == q_full, "set %s: %s %lld with the messages waiting, expected %lld", set, qname, full[0], q_full);
-    CHECK(empty[0] == 0, "set %s: %s %lld after receiving, expected 0", set, qname, empty[0]);
+    if (check_rank == 1 || !have_q) {
+        long long q_full = have_q ? n : 0;
+        CHECK(full[0] == q_full, "set %s: %s %lld with the messages waiting, expected %lld", set, qname, full[0],
+              q_full);
+        CHECK(empty[0] == 0, "set %s: %s %lld after receiving, expected 0", set, qname, empty[0]);
+    } else {
+        /* not in the exchange; a message of an earlier collective may still
+         * wait here (MPICH's barrier leaves one behind on some ranks) */
+        CHECK(full[0] == empty[0], "set %s: %s moved from %lld to %lld on a rank outside the exchange", set, qname,
+              full[0], empty[0]);
+    }
     if (!have_c) {
         CHECK(full[1] == 0 && empty[1] == 0, "set %s: %s does not exist but read %lld, %lld", set, cname, full[1],
               empty[1]);
@@ -175,7 +183,8 @@ int main(int argc, char **argv)
     if (have_q && have_c) {
         CHECK(rc == PAPI_OK, "PAPI_start of set B after MPI_Init: %d (%s)", rc, PAPI_strerror(rc));
         CHECK_PAPI(PAPI_read(b, full));
-        CHECK(full[0] == 0 && full[1] == 0, "set B right after start: %lld %lld, expected 0 0", full[0], full[1]);
+        CHECK(full[1] == 0, "set B right after start: %s %lld, expected 0", cname, full[1]);
+        if (check_rank == 1) CHECK(full[0] == 0, "set B right after start: %s %lld, expected 0", qname, full[0]);
         round_trip(U2, b, full, empty);
         expect_round("B (started after MPI_Init)", U2, have_q, have_c, full, empty, 0);
     } else {
