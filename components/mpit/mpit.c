@@ -61,7 +61,13 @@ static int mpit_init_component(int cidx)
     v->cmp_info.disabled_reason[0] = '\0';
     backend = NULL;
     listing_only = 0;
-    if (!mpit_process_has_mpi()) return PAPI_OK;
+    if (!mpit_process_has_mpi()) {
+        /* enabled, so that papi_native_avail lists the events, but say why
+         * adding them fails (disabled_reason is PAPI's only place for it) */
+        snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN,
+                 "listing only: this process does not use MPI; mpit events can be counted only in an MPI program");
+        return PAPI_OK;
+    }
     const mpit_backend_t *b = mpit_load_backend(0, why, sizeof why);
     return b ? use_backend(b) : disable(why);
 }
