@@ -128,6 +128,21 @@ else
   [ "$n" = 1 ] && ok "--log: this MPI has no events, said once" || { fail "--log: $n messages"; cat log.err; }
 fi
 
+# ---- a program that uses PAPI itself (its own mpit event set) keeps working:
+# the tool's event sets belong to a thread of its own
+if $MPICC -O2 -I"$PAPI_INC" "$here/report_papi_app.c" -L"$PAPI_LIB" -Wl,-rpath,"$PAPI_LIB" -lpapi \
+    -o report_papi_app >papi_app.log 2>&1; then
+  run -np 2 ./report_papi_app >papi_base.out 2>/dev/null
+  run -np 2 "$wrap" ./report_papi_app >papi_app.out 2>papi_app.err
+  rc=$?
+  cat papi_app.out
+  [ $rc = 0 ] && cmp -s papi_base.out papi_app.out && grep -q "^papi-mpit-report: 2 ranks" papi_app.err \
+    && ok "a program using PAPI itself: unaffected, and reported" \
+    || { fail "a program using PAPI itself: exit $rc"; cat papi_app.err; }
+else
+  fail "cannot build report_papi_app"; cat papi_app.log
+fi
+
 # ---- script errors
 "$wrap" --mpi nosuch ./report_app 2>err.txt; rc=$?
 [ $rc = 2 ] && grep -q "unknown MPI family" err.txt && ok "bad --mpi refused" || fail "bad --mpi: exit $rc"

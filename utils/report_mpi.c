@@ -6,9 +6,12 @@
  *
  * After MPI_Init / MPI_Init_thread returns, each rank adds the chosen events
  * with PAPI's low-level API (one event set per component: PAPI binds an event
- * set to one component) and starts them.  At MPI_Finalize, before
- * PMPI_Finalize, it stops them, sends its values to rank 0 over a duplicate
- * of MPI_COMM_WORLD, and rank 0 prints the table and writes the files.
+ * set to one component) and starts them, in a helper thread of its own so
+ * that a program using PAPI itself keeps its one running set per component
+ * (perf_event sets are attached to the MPI_Init thread).  At MPI_Finalize,
+ * before PMPI_Finalize, it stops them, sends its values to rank 0 over a
+ * duplicate of MPI_COMM_WORLD, and rank 0 prints the table and writes the
+ * files.
  * Fortran programs are caught through the Fortran entry points too (Open
  * MPI's Fortran MPI_INIT calls the C PMPI_Init, never our MPI_Init).
  *
@@ -29,6 +32,9 @@
 
 #include <dlfcn.h>
 #include <libgen.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,12 +65,15 @@ typedef struct ev {
     char reason[REPORT_REASON_LEN]; /* why it was skipped */
     int quiet;                      /* a default that may be missing: no note */
     int set, pos;                   /* event set slot and position, set < 0 if skipped */
+    int code, cidx;                 /* PAPI's, once resolved */
+    int deferred;                   /* to be added by the application's thread */
     int is_fp;
     long long value;
 } ev_t;
 
 typedef struct evset {
     int es, cidx, n, running;
+    int in_main; /* created and run by the application's thread, not the helper */
     long long *values;
 } evset_t;
 
@@ -75,6 +84,8 @@ static int nsets;
 static int my_rank, nprocs;
 static double t_start;
 static char started_iso[64];
+
+static unsigned long pthread_self_id(void) { return (unsigned long)pthread_self(); }
 
 static void note(const char *fmt, ...)
 {
@@ -171,24 +182,48 @@ static void skip(ev_t *e, const char *fmt, ...)
     e->set = -1;
 }
 
-static int set_for_component(int cidx, char *why, size_t len)
+/* Event sets live in the helper thread (see report_start).  A component that
+ * can count another thread (perf_event) gets its set attached to the thread
+ * that called MPI_Init; the mpit component counts process-wide MPI_T
+ * variables wherever its set is.  Where attaching fails (PAPI 7.0 checks it
+ * with a hardware instruction counter, absent on machines without a PMU),
+ * the set is created and run by the application's thread instead. */
+static pid_t main_tid;
+static int attach_failed[MAX_SETS * 4]; /* by component index */
+
+static int set_for_component(int cidx, int in_main, char *why, size_t len)
 {
     for (int s = 0; s < nsets; s++)
-        if (sets[s].cidx == cidx) return s;
+        if (sets[s].cidx == cidx && sets[s].in_main == in_main) return s;
     if (nsets == MAX_SETS) {
         snprintf(why, len, "too many components");
         return -1;
     }
     evset_t *s = &sets[nsets];
+    memset(s, 0, sizeof *s);
     s->es = PAPI_NULL;
     int rc = PAPI_create_eventset(&s->es);
     if (rc != PAPI_OK) {
         snprintf(why, len, "PAPI_create_eventset: %s", PAPI_strerror(rc));
         return -1;
     }
+    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx);
+    rc = PAPI_assign_eventset_component(s->es, cidx);
+    if (rc != PAPI_OK) {
+        snprintf(why, len, "PAPI_assign_eventset_component: %s", PAPI_strerror(rc));
+    } else if (!in_main && ci && ci->attach) {
+        rc = PAPI_attach(s->es, (unsigned long)main_tid);
+        if (rc != PAPI_OK) {
+            snprintf(why, len, "PAPI_attach: %s", PAPI_strerror(rc));
+            if (cidx >= 0 && cidx < (int)(sizeof attach_failed / sizeof attach_failed[0])) attach_failed[cidx] = 1;
+        }
+    }
+    if (rc != PAPI_OK) {
+        PAPI_destroy_eventset(&s->es);
+        return -1;
+    }
     s->cidx = cidx;
-    s->n = 0;
-    s->running = 0;
+    s->in_main = in_main;
     return nsets++;
 }
 
@@ -263,46 +298,62 @@ static void release_stderr(void)
     fflush(stderr);
 }
 
-static void add_events(void)
+static void add_event(ev_t *e, int in_main)
+{
+    char why[PAPI_MAX_STR_LEN];
+    if (!in_main) {
+        int rc = PAPI_event_name_to_code(e->name, &e->code);
+        if (rc != PAPI_OK) {
+            skip(e, "%s", rc == PAPI_ENOEVNT ? "no such event here" : PAPI_strerror(rc));
+            return;
+        }
+        e->cidx = PAPI_get_event_component(e->code);
+        if (e->cidx < 0) {
+            skip(e, "no component for it");
+            return;
+        }
+    }
+    int s = set_for_component(e->cidx, in_main, why, sizeof why);
+    if (s < 0) {
+        if (!in_main && e->cidx < (int)(sizeof attach_failed / sizeof attach_failed[0]) && attach_failed[e->cidx]) {
+            e->deferred = 1; /* the application's thread adds it */
+            return;
+        }
+        skip(e, "%s", why);
+        return;
+    }
+    int rc = PAPI_add_event(sets[s].es, e->code);
+    if (rc != PAPI_OK) {
+        const PAPI_component_info_t *ci = PAPI_get_component_info(e->cidx);
+        if (ci && ci->disabled)
+            skip(e, "component %s disabled: %s", ci->name, ci->disabled_reason);
+        else
+            skip(e, "PAPI_add_event: %s", PAPI_strerror(rc));
+        return;
+    }
+    e->set = s;
+    e->pos = sets[s].n++;
+    PAPI_event_info_t info;
+    if (PAPI_get_event_info(e->code, &info) == PAPI_OK) {
+        snprintf(e->units, sizeof e->units, "%s", info.units);
+        clean_text(e->units);
+        e->is_fp = info.data_type == PAPI_DATATYPE_FP64;
+    }
+    default_units(e);
+}
+
+/* Adds and starts the events of one thread: the helper's (in_main 0) or the
+ * deferred ones of the application's thread (in_main 1). */
+static void add_events(int in_main)
 {
     for (int i = 0; i < nev; i++) {
         ev_t *e = &evs[i];
-        char why[PAPI_MAX_STR_LEN];
-        int code, rc = PAPI_event_name_to_code(e->name, &code);
-        if (rc != PAPI_OK) {
-            skip(e, "%s", rc == PAPI_ENOEVNT ? "no such event here" : PAPI_strerror(rc));
-            continue;
-        }
-        int cidx = PAPI_get_event_component(code);
-        if (cidx < 0) {
-            skip(e, "no component for it");
-            continue;
-        }
-        int s = set_for_component(cidx, why, sizeof why);
-        if (s < 0) {
-            skip(e, "%s", why);
-            continue;
-        }
-        rc = PAPI_add_event(sets[s].es, code);
-        if (rc != PAPI_OK) {
-            const PAPI_component_info_t *ci = PAPI_get_component_info(cidx);
-            if (ci && ci->disabled)
-                skip(e, "component %s disabled: %s", ci->name, ci->disabled_reason);
-            else
-                skip(e, "PAPI_add_event: %s", PAPI_strerror(rc));
-            continue;
-        }
-        e->set = s;
-        e->pos = sets[s].n++;
-        PAPI_event_info_t info;
-        if (PAPI_get_event_info(code, &info) == PAPI_OK) {
-            snprintf(e->units, sizeof e->units, "%s", info.units);
-            clean_text(e->units);
-            e->is_fp = info.data_type == PAPI_DATATYPE_FP64;
-        }
-        default_units(e);
+        if (in_main && !e->deferred) continue;
+        if (in_main) e->deferred = 0;
+        add_event(e, in_main);
     }
     for (int s = 0; s < nsets; s++) {
+        if (sets[s].in_main != in_main || sets[s].values) continue;
         sets[s].values = calloc((size_t)sets[s].n + 1, sizeof(long long));
         if (!sets[s].n) continue;
         int rc = PAPI_start(sets[s].es);
@@ -341,6 +392,70 @@ done:
     free(out);
 }
 
+/* ---- the helper thread
+ *
+ * PAPI runs one event set per component and thread at a time: sets of ours
+ * started in the application's thread would make the application's own
+ * PAPI_start on the same component fail (PAPI_EISRUN), for instance in a
+ * program instrumented with PAPI or run under TAU.  So the event sets are
+ * created, started, stopped and read by a helper thread of ours (PAPI keeps
+ * per-thread state in thread-local storage, so its sets are its own), which
+ * sleeps in between; the application's thread waits while it works. */
+enum phase { PH_IDLE, PH_STARTED, PH_STOP, PH_STOPPED };
+static pthread_t helper;
+static pthread_mutex_t helper_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t helper_cv = PTHREAD_COND_INITIALIZER;
+static enum phase phase = PH_IDLE;
+static int helper_running;
+
+static void set_phase(enum phase p)
+{
+    pthread_mutex_lock(&helper_mu);
+    phase = p;
+    pthread_cond_broadcast(&helper_cv);
+    pthread_mutex_unlock(&helper_mu);
+}
+
+static void wait_phase(enum phase p)
+{
+    pthread_mutex_lock(&helper_mu);
+    while (phase != p) pthread_cond_wait(&helper_cv, &helper_mu);
+    pthread_mutex_unlock(&helper_mu);
+}
+
+static void stop_sets(int in_main)
+{
+    for (int s = 0; s < nsets; s++) {
+        if (sets[s].in_main != in_main) continue;
+        if (sets[s].running) {
+            int rc = PAPI_stop(sets[s].es, sets[s].values);
+            sets[s].running = 0;
+            if (rc != PAPI_OK)
+                for (int i = 0; i < nev; i++)
+                    if (evs[i].set == s) skip(&evs[i], "PAPI_stop: %s", PAPI_strerror(rc));
+        }
+        for (int i = 0; i < nev; i++)
+            if (evs[i].set == s) evs[i].value = sets[s].values[evs[i].pos];
+        PAPI_cleanup_eventset(sets[s].es);
+        PAPI_destroy_eventset(&sets[s].es);
+    }
+}
+
+static void *helper_main(void *arg)
+{
+    (void)arg;
+    PAPI_register_thread(); /* PAPI's thread-local state, before any call */
+    const char *list = getenv("PAPI_MPIT_REPORT_EVENTS");
+    parse_events(list && *list ? list : "default");
+    add_events(0);
+    set_phase(PH_STARTED);
+    wait_phase(PH_STOP);
+    stop_sets(0);
+    PAPI_unregister_thread();
+    set_phase(PH_STOPPED);
+    return NULL;
+}
+
 static void report_start(void)
 {
     PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
@@ -350,6 +465,7 @@ static void report_start(void)
     time_t now = time(NULL);
     struct tm tm;
     strftime(started_iso, sizeof started_iso, "%Y-%m-%dT%H:%M:%S%z", localtime_r(&now, &tm));
+    main_tid = (pid_t)syscall(SYS_gettid);
 
     if (PAPI_is_initialized() == PAPI_NOT_INITED) {
         int rc = PAPI_library_init(PAPI_VER_CURRENT);
@@ -361,11 +477,17 @@ static void report_start(void)
             return;
         }
     }
-    const char *list = getenv("PAPI_MPIT_REPORT_EVENTS");
+    /* Threads are in use from now on: register the id function before our
+     * thread exists (PAPI refuses it later); a no-op if the program did. */
+    PAPI_thread_init(pthread_self_id);
     capture_stderr();
-    parse_events(list && *list ? list : "default");
-    add_events();
+    if (pthread_create(&helper, NULL, helper_main, NULL) == 0) {
+        helper_running = 1;
+        wait_phase(PH_STARTED);
+        add_events(1); /* the sets that could not be attached */
+    }
     release_stderr();
+    if (!helper_running && my_rank == 0) note("cannot start a thread: nothing is measured");
     if (my_rank == 0)
         for (int i = 0; i < nev; i++)
             if (evs[i].set < 0 && !evs[i].quiet)
@@ -501,18 +623,12 @@ static void report_finish(void)
 {
     state = ST_DONE;
     double elapsed = PMPI_Wtime() - t_start;
-    for (int s = 0; s < nsets; s++) {
-        if (sets[s].running) {
-            int rc = PAPI_stop(sets[s].es, sets[s].values);
-            sets[s].running = 0;
-            if (rc != PAPI_OK)
-                for (int i = 0; i < nev; i++)
-                    if (evs[i].set == s) skip(&evs[i], "PAPI_stop: %s", PAPI_strerror(rc));
-        }
-        for (int i = 0; i < nev; i++)
-            if (evs[i].set == s) evs[i].value = sets[s].values[evs[i].pos];
-        PAPI_cleanup_eventset(sets[s].es);
-        PAPI_destroy_eventset(&sets[s].es);
+    if (helper_running) {
+        stop_sets(1);
+        set_phase(PH_STOP);
+        wait_phase(PH_STOPPED);
+        pthread_join(helper, NULL);
+        helper_running = 0;
     }
     report_log_finish(my_rank);
 
