@@ -16,6 +16,6 @@ $MPICC -O2 "$top/demo/traffic.c" -o "$BUILD/demo/traffic"
 echo
 echo "== papi-mpit-report on demo/traffic.c, 4 ranks, $flavor"
 cd "$BUILD/demo"
-$MPIRUN $MPIRUN_OPTS -np 4 "$PREFIX/bin/papi-mpit-report" --output "$BUILD/demo/report" ./traffic
+$MPIRUN $MPIRUN_OPTS -np 4 "$PREFIX/bin/papi-mpit-report" -o "$BUILD/demo/report" ./traffic 2>&1
 echo
 echo "(CSV, JSON and SVG files are in $BUILD/demo/report)"
