@@ -7,7 +7,8 @@
  *    current queue length, U while U messages wait, 0 once received;
  *  - high-water mark (SPC MAX_UNEXPECTED_IN_QUEUE): U after U unexpected
  *    messages, still U after further reads although Open MPI zeroes it on
- *    every MPI_T read, and counted afresh after PAPI_reset;
+ *    every MPI_T read, and counted afresh after PAPI_reset; next to it the
+ *    SPC counter UNEXPECTED counts exactly U, and MATCH_TIME is a timer in us;
  *  - MPICH recvq counters and the TIMER/COUNTER pair sharing the name
  *    time_matching_unexpectedq: searching U unexpected messages newest first
  *    examines U+(U-1)+...+1 queue entries in U searches; the timer is an FP64
@@ -29,6 +30,8 @@ static const char *const spc_send = "mpit:::runtime_spc_OMPI_SPC_SEND";
 static const char *const spc_recv = "mpit:::runtime_spc_OMPI_SPC_RECV";
 static const char *const spc_inq = "mpit:::runtime_spc_OMPI_SPC_UNEXPECTED_IN_QUEUE";
 static const char *const spc_max = "mpit:::runtime_spc_OMPI_SPC_MAX_UNEXPECTED_IN_QUEUE";
+static const char *const spc_unexp = "mpit:::runtime_spc_OMPI_SPC_UNEXPECTED";
+static const char *const spc_match = "mpit:::runtime_spc_OMPI_SPC_MATCH_TIME";
 static const char *const mpich_len = "mpit:::unexpected_recvq_length";
 static const char *const mpich_uattempts = "mpit:::unexpected_recvq_match_attempts";
 static const char *const mpich_pattempts = "mpit:::posted_recvq_match_attempts";
@@ -146,8 +149,8 @@ enum { U = 10, U2 = 3 };
 
 static void spc_queue(void)
 {
-    const char *names[] = {spc_inq, spc_max};
-    long long v[2];
+    const char *names[] = {spc_inq, spc_max, spc_unexp, spc_match};
+    long long v[4];
     MPI_Request mark;
     int n[] = {U, U2}, distinct[] = {0, 0};
     if (check_rank == 0) {
@@ -157,16 +160,21 @@ static void spc_queue(void)
     if (check_rank != 1) return;
     check_info(spc_inq, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_POINT, PAPI_DATATYPE_INT64, "messages");
     check_info(spc_max, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, "messages");
-    int es = make_set(names, 2);
+    check_info(spc_unexp, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, "messages");
+    check_info(spc_match, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, "us");
+    int es = make_set(names, 4);
     request_round(&mark);
     CHECK_PAPI(PAPI_start(es));
     CHECK_PAPI(PAPI_read(es, v));
-    CHECK(v[0] == 0 && v[1] == 0, "queue %lld, max %lld before any message, expected 0 0", v[0], v[1]);
+    CHECK(v[0] == 0 && v[1] == 0 && v[2] == 0, "queue %lld, max %lld, unexpected %lld before any message", v[0], v[1],
+          v[2]);
+    CHECK(v[3] >= 0, "match time %lld us", v[3]);
     go_round();
     MPI_Wait(&mark, MPI_STATUS_IGNORE);
     CHECK_PAPI(PAPI_read(es, v));
     CHECK(v[0] == U, "queue length %lld with %d unexpected messages", v[0], U);
     CHECK(v[1] == U, "high-water mark %lld with %d unexpected messages", v[1], U);
+    CHECK(v[2] == U, "unexpected-message counter %lld with %d unexpected messages", v[2], U);
     /* Open MPI zeroed its MAX on that read; nothing arrived since */
     CHECK_PAPI(PAPI_read(es, v));
     CHECK(v[0] == U, "queue length %lld on a second read", v[0]);
@@ -175,19 +183,26 @@ static void spc_queue(void)
     CHECK_PAPI(PAPI_read(es, v));
     CHECK(v[0] == 0, "queue length %lld after receiving all", v[0]);
     CHECK(v[1] == U, "high-water mark %lld after the queue drained, expected %d", v[1], U);
+    CHECK(v[2] == U, "unexpected-message counter %lld after receiving, expected %d", v[2], U);
+    long long match = v[3];
+    CHECK(match >= 0, "match time %lld us after %d matches", match, U);
     /* reset: the maximum is counted afresh */
     CHECK_PAPI(PAPI_reset(es));
     CHECK_PAPI(PAPI_read(es, v));
-    CHECK(v[0] == 0 && v[1] == 0, "after reset: queue %lld, max %lld, expected 0 0", v[0], v[1]);
+    CHECK(v[0] == 0 && v[1] == 0 && v[2] == 0 && v[3] == 0,
+          "after reset: queue %lld, max %lld, unexpected %lld, match time %lld us (%lld before), expected zeros", v[0],
+          v[1], v[2], v[3], match);
     request_round(&mark);
     go_round();
     MPI_Wait(&mark, MPI_STATUS_IGNORE);
     CHECK_PAPI(PAPI_read(es, v));
-    CHECK(v[0] == U2 && v[1] == U2, "after reset and %d messages: queue %lld, max %lld", U2, v[0], v[1]);
+    CHECK(v[0] == U2 && v[1] == U2 && v[2] == U2, "after reset and %d messages: queue %lld, max %lld, unexpected %lld",
+          U2, v[0], v[1], v[2]);
     recv_n(U2, 0, TAG_Q);
-    v[0] = v[1] = -1;
+    v[0] = v[1] = v[2] = -1;
     CHECK_PAPI(PAPI_stop(es, v));
-    CHECK(v[0] == 0 && v[1] == U2, "at stop: queue %lld (expected 0), max %lld (expected %d)", v[0], v[1], U2);
+    CHECK(v[0] == 0 && v[1] == U2 && v[2] == U2, "at stop: queue %lld (expected 0), max %lld, unexpected %lld (expected %d)",
+          v[0], v[1], v[2], U2);
     CHECK_PAPI(PAPI_cleanup_eventset(es));
     CHECK_PAPI(PAPI_destroy_eventset(&es));
 }
