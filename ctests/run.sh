@@ -77,8 +77,9 @@ for flavor in $ALL_FLAVORS; do
       log=$logdir/$flavor-$name-np$np.log
       (cd "$bin" && timeout 180 $MPIRUN $MPIRUN_OPTS -np "$np" "./$name") >"$log" 2>&1
       rc=$?
-      # a skip is reported by every rank; mpirun may turn 77 into 1 if some exit first
-      grep -q '^SKIP' "$log" && [ $rc -ne 0 ] && rc=77
+      # a skip is said by rank 0; mpirun may turn 77 into 1 if some rank exits
+      # first.  A run with any FAIL line is never a skip.
+      grep -q '^SKIP' "$log" && ! grep -q 'FAIL' "$log" && [ $rc -ne 0 ] && rc=77
       record $rc "$flavor/$name np=$np" "$log"
     done
   done

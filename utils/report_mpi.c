@@ -54,7 +54,12 @@
 static const char *const default_mpit[] = {
     "mpit:::UNEXPECTED_MSGS", "mpit:::BYTES_SENT",           "mpit:::BYTES_RECEIVED",
     "mpit:::MATCH_TIME",      "mpit:::UNEXPECTED_QUEUE_MAX", "mpit:::UNEXPECTED_QUEUE_TIME",
-    "mpit:::POSTED_QUEUE_MAX", "mpit:::OOS_MSGS",             NULL};
+    "mpit:::POSTED_QUEUE_MAX", "mpit:::OOS_MSGS",             "mpit:::OOS_QUEUE_MAX",
+    "mpit:::BYTES_SENT_MPI",  "mpit:::BYTES_RECEIVED_MPI",   "mpit:::UNEXPECTED_QUEUE_LENGTH",
+    NULL};
+
+/* ev_t.quiet: how a skipped event is reported */
+enum { SAY_EACH, SAY_NOTHING, SAY_FOLDED /* defaults: one line for all */ };
 
 enum state { ST_NONE, ST_INIT, ST_RUNNING, ST_DONE };
 static enum state state = ST_NONE;
@@ -63,7 +68,7 @@ typedef struct ev {
     char name[REPORT_NAME_LEN];
     char units[REPORT_UNITS_LEN];
     char reason[REPORT_REASON_LEN]; /* why it was skipped */
-    int quiet;                      /* a default that may be missing: no note */
+    int quiet;                      /* SAY_*: how a skip is reported */
     int set, pos;                   /* event set slot and position, set < 0 if skipped */
     int code, cidx;                 /* PAPI's, once resolved */
     int deferred;                   /* to be added by the application's thread */
@@ -142,7 +147,7 @@ static int is_portable_metric(const char *name)
 
 static void push_defaults(void)
 {
-    for (int i = 0; default_mpit[i]; i++) push_ev(default_mpit[i], 0);
+    for (int i = 0; default_mpit[i]; i++) push_ev(default_mpit[i], SAY_FOLDED);
     int cidx = PAPI_get_component_index("mpit");
     if (cidx >= 0) {
         int code = 0 | PAPI_NATIVE_MASK;
@@ -150,12 +155,12 @@ static void push_defaults(void)
         int r = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx);
         while (r == PAPI_OK) {
             if (PAPI_event_code_to_name(code, name) == PAPI_OK && is_portable_metric(name))
-                push_ev(name, 0);
+                push_ev(name, SAY_FOLDED);
             r = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx);
         }
     }
-    push_ev("PAPI_TOT_CYC", 1); /* where the hardware has it */
-    push_ev("perf::TASK-CLOCK", 0);
+    push_ev("PAPI_TOT_CYC", SAY_NOTHING); /* where the hardware has it */
+    push_ev("perf::TASK-CLOCK", SAY_EACH);
 }
 
 static void parse_events(const char *list)
@@ -166,7 +171,7 @@ static void parse_events(const char *list)
         if (strcmp(tok, "default") == 0)
             push_defaults();
         else
-            push_ev(tok, 0);
+            push_ev(tok, SAY_EACH);
     }
     free(copy);
 }
@@ -288,7 +293,10 @@ static void release_stderr(void)
                         used = 1;
                     }
                 }
-                if (!used) *sep = ':';
+                if (!used) {
+                    *sep = ':';
+                    strcat(reason, "\n"); /* the newline cut off above */
+                }
             }
         }
         if (!used) fputs(line, stderr);
@@ -456,6 +464,27 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
+/* Before MPI_Init: PAPI is initialised and every mpit name of the list is
+ * looked up once, so that the component can ask the MPI to collect what it
+ * collects only when told before MPI_Init (Open MPI attaches an SPC only
+ * then).  The names are resolved again, for real, after MPI_Init. */
+static void announce_before_init(void)
+{
+    if (PAPI_is_initialized() == PAPI_NOT_INITED && PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
+        return;
+    const char *list = getenv("PAPI_MPIT_REPORT_EVENTS");
+    char *copy = strdup(list && *list ? list : "default"), *save = NULL;
+    if (!copy) return;
+    for (char *tok = strtok_r(copy, ", \t\n", &save); tok; tok = strtok_r(NULL, ", \t\n", &save)) {
+        int code;
+        if (strcmp(tok, "default") == 0)
+            for (int i = 0; default_mpit[i]; i++) PAPI_event_name_to_code(default_mpit[i], &code);
+        else if (strncmp(tok, "mpit:::", 7) == 0)
+            PAPI_event_name_to_code(tok, &code);
+    }
+    free(copy);
+}
+
 static void report_start(void)
 {
     PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
@@ -488,10 +517,18 @@ static void report_start(void)
     }
     release_stderr();
     if (!helper_running && my_rank == 0) note("cannot start a thread: nothing is measured");
-    if (my_rank == 0)
-        for (int i = 0; i < nev; i++)
-            if (evs[i].set < 0 && !evs[i].quiet)
+    if (my_rank == 0) {
+        char folded[1024] = "";
+        for (int i = 0; i < nev; i++) {
+            if (evs[i].set >= 0) continue;
+            if (evs[i].quiet == SAY_EACH)
                 note("event %s not available: skipped (%s)", evs[i].name, evs[i].reason);
+            else if (evs[i].quiet == SAY_FOLDED && strlen(folded) + strlen(evs[i].name) + 3 < sizeof folded)
+                snprintf(folded + strlen(folded), sizeof folded - strlen(folded), "%s%s", *folded ? ", " : "",
+                         evs[i].name + (strncmp(evs[i].name, "mpit:::", 7) == 0 ? 7 : 0));
+        }
+        if (*folded) note("default metrics this MPI does not provide: %s (adding one by name says why)", folded);
+    }
     report_log_start(my_rank);
     t_start = PMPI_Wtime();
 }
@@ -516,7 +553,7 @@ static char *serialize(double elapsed, int *len)
             } else {
                 n += (size_t)snprintf(buf + n, cap - n, "E\t%s\t%s\ti\t%lld\n", e->name, e->units, e->value);
             }
-        } else if (!e->quiet) {
+        } else if (e->quiet != SAY_NOTHING) {
             n += (size_t)snprintf(buf + n, cap - n, "S\t%s\t%s\n", e->name, e->reason);
         }
     }
@@ -681,6 +718,7 @@ int MPI_Init(int *argc, char ***argv)
 {
     if (state != ST_NONE) return PMPI_Init(argc, argv);
     state = ST_INIT;
+    announce_before_init();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
         report_start();
@@ -693,6 +731,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     if (state != ST_NONE) return PMPI_Init_thread(argc, argv, required, provided);
     state = ST_INIT;
+    announce_before_init();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         report_start();
@@ -728,7 +767,10 @@ static void fortran_init(const char *sym, void *ierr)
 {
     fort1_t real = (fort1_t)next_symbol(sym);
     int outer = state == ST_NONE;
-    if (outer) state = ST_INIT;
+    if (outer) {
+        state = ST_INIT;
+        announce_before_init();
+    }
     if (real) {
         real(ierr);
     } else { /* no Fortran layer after us: the C call does the same */
@@ -746,7 +788,10 @@ static void fortran_init_thread(const char *sym, void *required, void *provided,
 {
     fort3_t real = (fort3_t)next_symbol(sym);
     int outer = state == ST_NONE;
-    if (outer) state = ST_INIT;
+    if (outer) {
+        state = ST_INIT;
+        announce_before_init();
+    }
     if (real) {
         real(required, provided, ierr);
     } else {

@@ -80,9 +80,12 @@ static int ensure_backend(void)
     if (backend) return PAPI_OK;
     _papi_hwi_lock(COMPONENT_LOCK);
     if (!backend && !_mpit_vector.cmp_info.disabled) {
-        const mpit_backend_t *b = mpit_load_backend(1, why, sizeof why);
+        /* MPI may have been loaded after PAPI_library_init (mpi4py does) */
+        int had_mpi = mpit_process_has_mpi();
+        const mpit_backend_t *b = mpit_load_backend(!had_mpi, why, sizeof why);
         if (b) {
-            listing_only = 1;
+            listing_only = !had_mpi;
+            if (had_mpi) _mpit_vector.cmp_info.disabled_reason[0] = '\0';
             use_backend(b);
         } else {
             err = disable(why);
@@ -110,6 +113,15 @@ static int mpit_init_control_state(hwd_control_state_t *ctl)
     return PAPI_OK;
 }
 
+/* "papi-mpit: NAME: what: why", naming the event that failed when known,
+ * so that tools can tell which of several events it was. */
+static void warn_event(const mpit_control_t *cs, const int *codes, const char *what, const char *why)
+{
+    const mpit_entry_t *e = cs->failed >= 0 ? mpit_catalog_get(codes[cs->failed]) : NULL;
+    if (e) mpit_warn("%s: %s: %s", e->name, what, why);
+    else mpit_warn("event set: %s: %s", what, why);
+}
+
 static int mpit_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
                                      hwd_context_t *ctx)
 {
@@ -126,8 +138,9 @@ static int mpit_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nat
         codes[i] = native[i].ni_event;
         native[i].ni_position = i;
     }
-    int err = mpit_control_update((mpit_control_t *)ctl, codes, count, why, sizeof why);
-    if (err != PAPI_OK) mpit_warn("cannot add event: %s", why);
+    mpit_control_t *cs = (mpit_control_t *)ctl;
+    int err = mpit_control_update(cs, codes, count, why, sizeof why);
+    if (err != PAPI_OK) warn_event(cs, codes, "cannot be added", why);
     return err;
 }
 
@@ -135,8 +148,13 @@ static int mpit_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
     (void)ctx;
     char why[512];
-    int err = mpit_control_start((mpit_control_t *)ctl, why, sizeof why);
-    if (err != PAPI_OK) mpit_warn("cannot start: %s", why);
+    mpit_control_t *cs = (mpit_control_t *)ctl;
+    int err = mpit_control_start(cs, why, sizeof why);
+    if (err != PAPI_OK) {
+        int codes[MPIT_MAX_EVENTS];
+        for (int i = 0; i < cs->num; i++) codes[i] = cs->slot[i].code;
+        warn_event(cs, codes, "cannot be started", why);
+    }
     return err;
 }
 

@@ -264,6 +264,10 @@ static int pick_metric_source(const mpit_metric_t *m, mpit_entry_t *e)
         } else {
             int v = find_variable(src->name, -1);
             if (v < 0 || entries[v]->unusable[0]) continue;
+            /* an Open MPI SPC that is not attached would read zeros */
+            if (backend->pvar_collecting && backend->mpi_state() == MPIT_MPI_RUNNING &&
+                !backend->pvar_collecting(src->name))
+                continue;
             e->info = entries[v]->info;
             e->cls = entries[v]->cls;
             e->source = MPIT_SOURCE_PVAR;

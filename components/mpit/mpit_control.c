@@ -130,7 +130,10 @@ static int bind(mpit_control_t *cs, int tolerant, char *why, int why_len)
         mpit_slot_t *s = &cs->slot[i];
         int err = bind_slot(cs, s, state, why, why_len);
         if (err == MPIT_ERR_NO_OBJECT) deferred = 1;
-        else if (err != PAPI_OK && !tolerant) return err;
+        else if (err != PAPI_OK && !tolerant) {
+            cs->failed = i;
+            return err;
+        }
         else if (err != PAPI_OK) {
             mpit_warn("%s: %s; it reads 0", mpit_catalog_get(s->code)->name, why);
             free(s->raw);
@@ -153,12 +156,16 @@ int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why
     unbind(cs);
     memset(cs->slot, 0, sizeof cs->slot);
     cs->num = num;
+    cs->failed = -1;
     for (int i = 0; i < num; i++) {
         cs->slot[i].code = codes[i];
         cs->slot[i].shared_key = -1;
         cs->slot[i].watermark_cell = -1;
         int err = check_entry(codes[i], why, why_len);
-        if (err != PAPI_OK) return err;
+        if (err != PAPI_OK) {
+            cs->failed = i;
+            return err;
+        }
     }
     /* Like opening a hardware counter at add time: a variable MPI cannot
      * bind is reported by PAPI_add_event, not later by PAPI_start. */
@@ -232,6 +239,7 @@ static void take_reference(mpit_control_t *cs, const unsigned char *from_zero)
 
 int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
 {
+    cs->failed = -1;
     if (gone()) {
         snprintf(why, why_len, "MPI is finalized; MPI_T variables can no longer be read");
         return PAPI_ENOTRUN;

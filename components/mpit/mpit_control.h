@@ -33,6 +33,7 @@ typedef struct mpit_control {
     int bound;                /* handles exist for every slot that can have one */
     int bound_before_mpi;     /* bound before MPI_Init: bind again once MPI runs */
     int running;
+    int failed;               /* slot of the last error, -1 when the set as a whole */
 } mpit_control_t;
 
 void mpit_control_set_backend(const mpit_backend_t *backend);

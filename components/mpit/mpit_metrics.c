@@ -10,9 +10,12 @@
 #define SPC(x) "runtime_spc_OMPI_SPC_" x
 
 static const char needs_spc_or_events[] =
-    "needs Open MPI built with --enable-spc, or an MPI with MPI_T queue events "
-    "(MPICH --enable-mpit-events=yes, Open MPI with ob1 events)";
-static const char needs_spc[] = "needs Open MPI built with --enable-spc";
+    "needs Open MPI built with --enable-spc and the counter attached (OMPI_MCA_mpi_spc_attach, or the "
+    "event added before MPI_Init), or an MPI with MPI_T queue events (MPICH --enable-mpit-events=yes, "
+    "Open MPI with ob1 events)";
+static const char needs_spc[] =
+    "needs Open MPI built with --enable-spc and the counter attached (OMPI_MCA_mpi_spc_attach, or the "
+    "event added before MPI_Init)";
 static const char needs_events[] =
     "needs an MPI with MPI_T queue events (MPICH --enable-mpit-events=yes, Open MPI with ob1 events)";
 static const char needs_queue_pvar[] =
