@@ -1,8 +1,10 @@
 /* Overhead benchmark: 8-byte ping-pong between ranks 0 and 1, optionally with
  * a PAPI event set running and read on every iteration (as TAU does on every
  * region entry and exit).  Prints the best of several trials, in us per
- * round trip, and the cost of one PAPI_read.
- *   mpirun -np 2 ./pingpong MODE [iterations]
+ * round trip, and the cost of one PAPI_read.  A second workload, "burst",
+ * makes every message unexpected (rank 0 sends 100 before rank 1 receives),
+ * so that MPI raises its queue events and the callbacks run: us per message.
+ *   mpirun -np 2 ./pingpong MODE [iterations] [pingpong|burst]
  * MODE: none (no PAPI at all), perf (perf::TASK-CLOCK), pvar (mpit pvars or
  * SPCs: UNEXPECTED_QUEUE_LENGTH or the first of a few names), events
  * (mpit event counters: callbacks inside MPI). */
@@ -48,13 +50,26 @@ int main(int argc, char **argv)
     }
     long long values[8];
     char buf[8] = {0};
+    int burst = argc > 3 && strcmp(argv[3], "burst") == 0, per = burst ? 100 : 1;
+    if (burst) iters /= 100;
     double best = 1e30;
     for (int t = 0; t < TRIALS; t++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         for (int i = 0; i < iters; i++) {
             if (mode > 0) PAPI_read(es, values);
-            if (rank == 0) {
+            if (burst) {
+                /* all 100 arrive before rank 1 posts a receive: unexpected */
+                if (rank == 0) {
+                    for (int m = 0; m < 100; m++) MPI_Send(buf, 8, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
+                    MPI_Send(buf, 8, MPI_CHAR, 1, 2, MPI_COMM_WORLD);
+                    MPI_Recv(buf, 8, MPI_CHAR, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                } else if (rank == 1) {
+                    MPI_Recv(buf, 8, MPI_CHAR, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    for (int m = 0; m < 100; m++) MPI_Recv(buf, 8, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(buf, 8, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
+                }
+            } else if (rank == 0) {
                 MPI_Send(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
                 MPI_Recv(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             } else if (rank == 1) {
@@ -63,7 +78,7 @@ int main(int argc, char **argv)
             }
             if (mode > 0) PAPI_read(es, values);
         }
-        double us = (MPI_Wtime() - t0) * 1e6 / iters;
+        double us = (MPI_Wtime() - t0) * 1e6 / ((double)iters * per);
         if (us < best) best = us;
     }
     double read_ns = 0;
@@ -74,7 +89,8 @@ int main(int argc, char **argv)
         read_ns = (MPI_Wtime() - t0) * 1e9 / n;
     }
     if (rank == 0)
-        printf("%-6s  events %d  round trip %.3f us  PAPI_read %.0f ns\n", modes[mode], nev, best, read_ns);
+        printf("%-6s  events %d  %s %.3f us  PAPI_read %.0f ns\n", modes[mode], nev,
+               burst ? "per unexpected message" : "round trip", best, read_ns);
     if (mode > 0) {
         PAPI_stop(es, values);
         PAPI_shutdown();

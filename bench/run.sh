@@ -18,6 +18,10 @@ for flavor in $ALL_FLAVORS; do
   for mode in none perf pvar events; do
     $MPIRUN $MPIRUN_OPTS -np 2 "$exe" $mode "$iters" 2>/dev/null | grep -v '^papi-mpit'
   done
+  echo "-- burst: every message unexpected (MPI raises queue events)"
+  for mode in none events; do
+    $MPIRUN $MPIRUN_OPTS -np 2 "$exe" $mode "$((iters * 10))" burst 2>/dev/null | grep -v '^papi-mpit'
+  done
   # the multithreaded out-of-sequence measurement of the SPC paper's Table 3
   if [ "$flavor" = openmpi-spc ] && [ -x "$BUILD/ctests-build/$flavor/t_oos_threads" ]; then
     for btl in vader tcp; do
