@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../mpit_backend.h"
+#include "../mpit_values.h"
 #include "backend_internal.h"
 #include "family_quirks.h"
 
@@ -21,6 +22,8 @@ typedef struct subscription {
     int index;
     int nelem;
     int elem_dtype[MPIT_EVENT_MAX_ELEMS];
+    MPI_Aint elem_displ[MPIT_EVENT_MAX_ELEMS];
+    size_t copy_size;                /* bytes MPI_T_event_copy writes; 0: read elements one by one */
     double ns_per_tick;              /* 1.0 for nanosecond sources */
     mpit_event_sink_t sink;
     struct subscription *next;       /* list for unsubscribe_all (setup only) */
@@ -32,10 +35,19 @@ static int num_sources;
 
 static int event_num(int *num) { return backend_status(MPI_T_event_get_num(num)); }
 
+#define COPY_MAX 256 /* an event buffer copied whole in the callback, on the stack */
+
+static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs);
+
 static int event_info(int index, mpit_event_info_t *info)
 {
-    MPI_Datatype types[MPIT_EVENT_MAX_ELEMS];
     MPI_Aint displs[MPIT_EVENT_MAX_ELEMS];
+    return event_info_displ(index, info, displs);
+}
+
+static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs)
+{
+    MPI_Datatype types[MPIT_EVENT_MAX_ELEMS];
     int name_len = MPIT_NAME_LEN, desc_len = MPIT_DESC_LEN, nelem = MPIT_EVENT_MAX_ELEMS;
     int verbosity, bind;
     MPI_T_enum enumtype = MPI_T_ENUM_NULL;
@@ -84,16 +96,20 @@ static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg
     (void)reg; (void)safety;
     const subscription_t *s = user_data;
     int64_t elements[MPIT_EVENT_MAX_ELEMS];
-    unsigned char buf[16];
+    unsigned char buf[16], whole[COPY_MAX];
     MPI_Count ticks = 0;
     int n = s->sink.elements_wanted(s->sink.ctx, s->index);
     if (n > s->nelem) n = s->nelem;
+    /* one MPI_T_event_copy is cheaper than an MPI_T_event_read per element */
+    int copied = n > 0 && s->copy_size > 0 && MPI_T_event_copy(instance, whole) == MPI_SUCCESS;
     for (int i = 0; i < n; i++) {
-        if (s->elem_dtype[i] == MPIT_TYPE_UNKNOWN || MPI_T_event_read(instance, i, buf) != MPI_SUCCESS) {
+        const unsigned char *at = buf;
+        if (copied) at = whole + s->elem_displ[i];
+        else if (s->elem_dtype[i] == MPIT_TYPE_UNKNOWN || MPI_T_event_read(instance, i, buf) != MPI_SUCCESS) {
             n = i;
             break;
         }
-        elements[i] = element_as_int(buf, s->elem_dtype[i]);
+        elements[i] = element_as_int(at, s->elem_dtype[i]);
     }
     MPI_T_event_get_timestamp(instance, &ticks);
     uint64_t ns = s->ns_per_tick == 1.0 ? (uint64_t)ticks : (uint64_t)((double)ticks * s->ns_per_tick);
@@ -136,13 +152,22 @@ static void load_sources(void)
 static int event_subscribe(int index, const mpit_event_sink_t *sink)
 {
     mpit_event_info_t info;
-    int err = event_info(index, &info);
+    MPI_Aint displs[MPIT_EVENT_MAX_ELEMS];
+    int err = event_info_displ(index, &info, displs);
     if (err != MPIT_OK) return err;
     subscription_t *s = calloc(1, sizeof *s);
     if (!s) return MPIT_ERR_MPI;
     s->index = index;
     s->nelem = info.nelem;
     memcpy(s->elem_dtype, info.elem_dtype, sizeof s->elem_dtype);
+    memcpy(s->elem_displ, displs, sizeof s->elem_displ);
+    /* the whole buffer fits on the callback's stack: copy it in one call */
+    for (int i = 0; i < info.nelem; i++) {
+        size_t width = mpit_dtype_size(info.elem_dtype[i]);
+        size_t end = displs[i] >= 0 && width ? (size_t)displs[i] + width : COPY_MAX + 1;
+        if (end > s->copy_size) s->copy_size = end;
+    }
+    if (s->copy_size > COPY_MAX) s->copy_size = 0;
     s->sink = *sink;
     load_sources();
     /* An event has no source before its first instance; MPICH and Open MPI
