@@ -23,3 +23,14 @@ ALL_FLAVORS="openmpi mpich openmpi-spc mpich-events"
 
 # family of a flavor, for tests whose truth depends on it
 flavor_family() { case $1 in openmpi*) echo openmpi ;; *) echo mpich ;; esac; }
+
+# flavor_libmpi: the MPI library a program built with $MPICC loads (in the
+# current directory it leaves mpiprog.c and mpiprog behind).
+flavor_libmpi() {
+  printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' > mpiprog.c
+  $MPICC mpiprog.c -o mpiprog || { echo "FAIL: $MPICC cannot build a trivial program" >&2; return 1; }
+  local lib
+  lib=$(ldd ./mpiprog | awk '/libmpi(ch)?\.so/ { print $3; exit }')
+  [ -f "$lib" ] || { echo "FAIL: cannot find the MPI library of $MPICC" >&2; return 1; }
+  echo "$lib"
+}

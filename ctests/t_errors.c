@@ -14,34 +14,8 @@
  * Parts that need a kind of variable this MPI lacks are left out (said on
  * stdout); the name errors run everywhere, MPICH without variables included.
  * ranks: 2 */
-#include <unistd.h>
 
 #include "check.h"
-
-/* ---- stderr capture, to see the component's one-line reasons */
-static char captured[16384];
-static FILE *cap_file;
-static int saved_fd = -1;
-
-static void capture_begin(void)
-{
-    fflush(stderr);
-    cap_file = tmpfile();
-    saved_fd = dup(2);
-    dup2(fileno(cap_file), 2);
-}
-
-static const char *capture_end(void)
-{
-    fflush(stderr);
-    dup2(saved_fd, 2);
-    close(saved_fd);
-    rewind(cap_file);
-    size_t n = fread(captured, 1, sizeof captured - 1, cap_file);
-    captured[n] = '\0';
-    fclose(cap_file);
-    return captured;
-}
 
 /* The name must fail lookup with want, say why on stderr (a line starting
  * "papi-mpit:" that contains the name without its mpit::: prefix), and
@@ -49,9 +23,9 @@ static const char *capture_end(void)
 static void expect_lookup_error(int es, const char *name, int want)
 {
     int code = 0, rc;
-    capture_begin();
+    check_capture_begin();
     rc = PAPI_event_name_to_code(name, &code);
-    const char *err = capture_end();
+    const char *err = check_capture_end(0);
     CHECK(rc == want, "lookup of %s returned %d (%s), expected %d (%s)", name, rc, PAPI_strerror(rc),
           want, PAPI_strerror(want));
     const char *bare = strncmp(name, "mpit:::", 7) == 0 ? name + 7 : name;
@@ -68,9 +42,9 @@ static void expect_add_error(int es, const char *name, int want)
     int code = 0, rc = PAPI_event_name_to_code(name, &code);
     CHECK(rc == PAPI_OK, "lookup of %s returned %d (%s), expected PAPI_OK", name, rc, PAPI_strerror(rc));
     if (rc != PAPI_OK) return;
-    capture_begin();
+    check_capture_begin();
     rc = PAPI_add_event(es, code);
-    const char *err = capture_end();
+    const char *err = check_capture_end(0);
     CHECK(rc == want, "PAPI_add_event(%s) returned %d (%s), expected %d (%s)", name, rc, PAPI_strerror(rc), want,
           PAPI_strerror(want));
     CHECK(strstr(err, "papi-mpit: ") != NULL, "no 'papi-mpit:' reason on stderr when adding %s (got '%s')", name,
@@ -131,9 +105,9 @@ int main(int argc, char **argv)
     expect_lookup_error(es, "mpit:::event.no_such_event_anywhere", PAPI_ENOEVNT);
     {
         int code, rc;
-        capture_begin();
+        check_capture_begin();
         rc = PAPI_event_name_to_code("mpit:::UNEXPECTED_MSGS", &code);
-        const char *err = capture_end();
+        const char *err = check_capture_end(0);
         if (rc != PAPI_OK) {
             CHECK(rc == PAPI_ENOEVNT, "unavailable portable metric: lookup returned %d, expected PAPI_ENOEVNT", rc);
             CHECK(strstr(err, "UNEXPECTED_MSGS") && strstr(err, "needs"),
@@ -228,9 +202,9 @@ int main(int argc, char **argv)
     {
         int code, rc;
         setenv("PAPI_MPIT_QUIET", "1", 1);
-        capture_begin();
+        check_capture_begin();
         rc = PAPI_event_name_to_code("mpit:::quiet_no_such_variable", &code);
-        const char *err = capture_end();
+        const char *err = check_capture_end(0);
         CHECK(rc == PAPI_ENOEVNT, "quiet lookup returned %d", rc);
         CHECK(strstr(err, "papi-mpit") == NULL, "PAPI_MPIT_QUIET=1 but stderr got '%s'", err);
         unsetenv("PAPI_MPIT_QUIET");

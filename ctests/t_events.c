@@ -73,16 +73,12 @@ int main(int argc, char **argv)
               v[QTIME], wall_ns);
         CHECK(v[SRC_SUM] == N, "sum of element 0 (source rank 1) %lld, expected %d", v[SRC_SUM], N);
         CHECK(v[SRC_MAX] == 1, "max of element 0 %lld, expected 1", v[SRC_MAX]);
-        for (int r = 1; r < size; r++) MPI_Send(&r, 1, MPI_INT, r, 9, MPI_COMM_WORLD);
-    } else {
-        if (check_rank == 1) {
-            MPI_Recv(&go, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            for (int i = 0; i < N; i++) MPI_Send(&i, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
-            MPI_Send(&mark, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
-        }
-        int r;
-        MPI_Recv(&r, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (check_rank == 1) {
+        MPI_Recv(&go, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < N; i++) MPI_Send(&i, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+        MPI_Send(&mark, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
     }
+    check_release(0);
     rc = check_finish("events");
     MPI_Finalize();
     return rc;

@@ -16,45 +16,17 @@
  *    last values, PAPI_start fails cleanly, PAPI_shutdown does not crash.
  * What exists is decided independently of the component, by MPI_T itself.
  * ranks: 2 4 */
-#include <unistd.h>
 
 #include "check.h"
 
 #define TAG_GO 31
 #define TAG_MARK 32
 #define TAG_Q 33
-#define TAG_RELEASE 34
 
 enum { U1 = 7, U2 = 5 };
 
 static int openmpi;
 static const char *qname, *cname; /* queue length, counter */
-
-/* ---- stderr capture, to see the component's reasons */
-static char captured[16384];
-static FILE *cap_file;
-static int saved_fd = -1;
-
-static void capture_begin(void)
-{
-    fflush(stderr);
-    cap_file = tmpfile();
-    saved_fd = dup(2);
-    dup2(fileno(cap_file), 2);
-}
-
-static const char *capture_end(void)
-{
-    fflush(stderr);
-    dup2(saved_fd, 2);
-    close(saved_fd);
-    rewind(cap_file);
-    size_t n = fread(captured, 1, sizeof captured - 1, cap_file);
-    captured[n] = '\0';
-    fclose(cap_file);
-    fputs(captured, stderr); /* keep it in the log */
-    return captured;
-}
 
 /* Whether MPI_T has a valid variable of that name (the truth, asked directly). */
 static int mpit_has(const char *name)
@@ -170,9 +142,9 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD); /* the last collective until rank 1 releases everyone */
 
     /* ---- set A, started before MPI_Init: its first read binds it */
-    capture_begin();
+    check_capture_begin();
     round_trip(U1, a, full, empty);
-    const char *err = capture_end();
+    const char *err = check_capture_end(1);
     expect_round("A (started before MPI_Init)", U1, have_q, have_c, full, empty, 0);
     if (!have_q) CHECK(strstr(err, qname + 7), "no reason on stderr for the absent %s: '%s'", qname, err);
     if (!have_c) CHECK(strstr(err, cname + 7), "no reason on stderr for the absent %s: '%s'", cname, err);
@@ -196,13 +168,7 @@ int main(int argc, char **argv)
         if (have_q || have_c) CHECK_PAPI(PAPI_start(b));
     }
 
-    if (check_rank == 1)
-        for (int r = 0; r < size; r++)
-            if (r != 1) MPI_Send(&r, 1, MPI_INT, r, TAG_RELEASE, MPI_COMM_WORLD);
-    if (check_rank != 1) {
-        int r;
-        MPI_Recv(&r, 1, MPI_INT, 1, TAG_RELEASE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
+    check_release(1);
     MPI_Query_thread(&level);
     CHECK(level == MPI_THREAD_MULTIPLE, "thread level %d after PAPI use, expected %d", level, MPI_THREAD_MULTIPLE);
 

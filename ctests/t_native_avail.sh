@@ -21,11 +21,8 @@ ok() { echo "ok: $*"; }
 util() { if [ -x "$PAPI_UTILS/$1/$1" ]; then echo "$PAPI_UTILS/$1/$1"; else echo "$PAPI_UTILS/$1"; fi; }
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the listing"; exit 1; }
 
-# this flavor's MPI library, as a program built with its mpicc loads it
-printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' > mpiprog.c
-$MPICC mpiprog.c -o mpiprog || { echo "FAIL: $MPICC cannot build a trivial program"; exit 1; }
-libmpi=$(ldd ./mpiprog | awk '/libmpi(ch)?\.so/ { print $3; exit }')
-[ -f "$libmpi" ] || { echo "FAIL: cannot find the MPI library of $MPICC"; exit 1; }
+. "$(dirname "$0")/flavors.sh"
+libmpi=$(flavor_libmpi) || exit 1
 echo "flavor $FLAVOR: $libmpi"
 
 # check_listing FILE MIN_EVENTS [EVENT UNITS]: the mpit section of a

@@ -32,11 +32,8 @@ cc -Wall -Wextra -Werror -I"$PAPI_INC" "$here/nompi_app.c" -L"$PAPI_LIB" -lpapi 
   || { echo "FAIL: nompi_app does not build with plain cc"; exit 1; }
 if ldd ./nompi_app | grep -Eq 'libmpi|libmpich'; then fail "nompi_app pulled in an MPI library"; fi
 
-# this flavor's MPI library, as a program built with its mpicc loads it
-printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' > mpiprog.c
-$MPICC mpiprog.c -o mpiprog || { echo "FAIL: $MPICC cannot build a trivial program"; exit 1; }
-libmpi=$(ldd ./mpiprog | awk '/libmpi(ch)?\.so/ { print $3; exit }')
-[ -f "$libmpi" ] || { echo "FAIL: cannot find the MPI library of $MPICC"; exit 1; }
+. "$(dirname "$0")/flavors.sh"
+libmpi=$(flavor_libmpi) || exit 1
 echo "flavor $FLAVOR: $libmpi"
 
 # run LABEL MODE [env...]: nompi_app under the given environment

@@ -24,7 +24,6 @@
 #define TAG_GO 12
 #define TAG_MARK 13
 #define TAG_Q 14
-#define TAG_RELEASE 15
 
 static const char *const spc_send = "mpit:::runtime_spc_OMPI_SPC_SEND";
 static const char *const spc_recv = "mpit:::runtime_spc_OMPI_SPC_RECV";
@@ -299,14 +298,8 @@ int main(int argc, char **argv)
             spc_queue();
         }
         if (mpich) mpich_recvq();
-        if (check_rank == 1)
-            for (int r = 0; r < size; r++)
-                if (r != 1) MPI_Send(&r, 1, MPI_INT, r, TAG_RELEASE, MPI_COMM_WORLD);
     }
-    if (check_rank != 1) {
-        int r;
-        MPI_Recv(&r, 1, MPI_INT, 1, TAG_RELEASE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
+    check_release(1);
     int rc = check_finish("semantics");
     MPI_Finalize();
     return rc;

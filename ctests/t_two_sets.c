@@ -19,7 +19,6 @@
 #define TAG_GO 21
 #define TAG_MARK 22
 #define TAG_Q 23
-#define TAG_RELEASE 24
 
 enum { U = 12, U1 = 5, U3 = 4, CHURN = 2000 };
 
@@ -202,13 +201,8 @@ int main(int argc, char **argv)
     } else if (check_rank == 1) {
         threads_part();
         perf_part();
-        for (int r = 0; r < size; r++)
-            if (r != 1) MPI_Send(&r, 1, MPI_INT, r, TAG_RELEASE, MPI_COMM_WORLD);
     }
-    if (check_rank != 1) {
-        int r;
-        MPI_Recv(&r, 1, MPI_INT, 1, TAG_RELEASE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
+    check_release(1);
     MPI_Query_thread(&level);
     CHECK(level == MPI_THREAD_MULTIPLE, "thread level %d after PAPI use, expected %d", level, MPI_THREAD_MULTIPLE);
     int rc = check_finish("two_sets");

@@ -1,5 +1,7 @@
 #include "check.h"
 
+#include <unistd.h>
+
 int check_failures;
 int check_rank;
 
@@ -38,6 +40,45 @@ int check_finish(const char *test)
     else any = mine;
     if (check_rank == 0 && !any) printf("PASS %s\n", test);
     return mine ? 1 : 0;
+}
+
+#define RELEASE_TAG 32000
+
+void check_release(int measuring_rank)
+{
+    int size, token = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (check_rank == measuring_rank) {
+        for (int r = 0; r < size; r++)
+            if (r != measuring_rank) MPI_Send(&token, 1, MPI_INT, r, RELEASE_TAG, MPI_COMM_WORLD);
+    } else {
+        MPI_Recv(&token, 1, MPI_INT, measuring_rank, RELEASE_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+}
+
+static char captured[16384];
+static FILE *capture_file;
+static int saved_fd = -1;
+
+void check_capture_begin(void)
+{
+    fflush(stderr);
+    capture_file = tmpfile();
+    saved_fd = dup(2);
+    dup2(fileno(capture_file), 2);
+}
+
+const char *check_capture_end(int echo)
+{
+    fflush(stderr);
+    dup2(saved_fd, 2);
+    close(saved_fd);
+    rewind(capture_file);
+    size_t n = fread(captured, 1, sizeof captured - 1, capture_file);
+    captured[n] = '\0';
+    fclose(capture_file);
+    if (echo) fputs(captured, stderr);
+    return captured;
 }
 
 void check_skip(const char *why)

@@ -40,6 +40,14 @@ int check_has_event(const char *name);
 void check_papi_init(void);
 /* Exit status for this rank; prints a PASS line on rank 0 when all passed. */
 int check_finish(const char *test);
+/* The measuring rank lets every other rank go on; the others wait for it.
+ * Keeps messages of later collectives from reaching the measuring rank while
+ * it measures.  Every rank calls it. */
+void check_release(int measuring_rank);
+/* Captures what this process writes on stderr between begin and end; end
+ * returns it (and writes it on to stderr too when echo is set, for the log). */
+void check_capture_begin(void);
+const char *check_capture_end(int echo);
 /* Stops the job with status TEST_SKIP on every rank. */
 void check_skip(const char *why);
 
