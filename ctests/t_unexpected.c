@@ -1,6 +1,8 @@
 /* U messages left unexpected at rank 1 show as exactly U in the queue-length
  * variable (Open MPI: the rank-0 element of the per-peer array, and the sum;
  * MPICH: unexpected_recvq_length), and as 0 once they are received.
+ * Open MPI: K messages a rank sends itself on MPI_COMM_SELF show as K in the
+ * :comm=self binding and not in the MPI_COMM_WORLD one.
  * ranks: 2 4 */
 #include "check.h"
 
@@ -62,6 +64,28 @@ int main(int argc, char **argv)
         CHECK_PAPI(PAPI_stop(es, v));
     }
     check_release(1); /* no message of a later collective reaches rank 1 while it measures */
+    if (elem0 && check_rank == 1) {
+        enum { K = 6 };
+        int self_es = PAPI_NULL, out[K], in[K];
+        long long s[2];
+        MPI_Request req[K];
+        CHECK_PAPI(PAPI_create_eventset(&self_es));
+        CHECK_PAPI(PAPI_add_named_event(self_es, "mpit:::pml_ob1_unexpected_msgq_length:comm=self"));
+        CHECK_PAPI(PAPI_add_named_event(self_es, sum));
+        CHECK_PAPI(PAPI_start(self_es));
+        for (int i = 0; i < K; i++) {
+            out[i] = i;
+            MPI_Isend(&out[i], 1, MPI_INT, 0, 5, MPI_COMM_SELF, &req[i]);
+        }
+        MPI_Status st[K];
+        MPI_Waitall(K, req, st); /* sending to oneself completes at once */
+        CHECK_PAPI(PAPI_read(self_es, s));
+        CHECK(s[0] == K, ":comm=self queue length %lld, expected %d", s[0], K);
+        CHECK(s[1] == 0, "MPI_COMM_WORLD queue length %lld with messages only on MPI_COMM_SELF", s[1]);
+        for (int i = 0; i < K; i++) MPI_Recv(&in[i], 1, MPI_INT, 0, 5, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        CHECK_PAPI(PAPI_stop(self_es, s));
+        CHECK(s[0] == 0, ":comm=self queue length %lld after receiving", s[0]);
+    }
     int rc = check_finish("unexpected");
     MPI_Finalize();
     return rc;
