@@ -68,7 +68,7 @@ build_ompi_spc() {
   local src; src=$(fetch_source openmpi)
   local pmix; pmix=$(dirname "$(find /usr/lib -path '*pmix2/lib/libpmix.so' | head -1)")
   pmix=${pmix%/lib}
-  log "Open MPI + SPC: building from $src (about 9 minutes on 2 cores)"
+  log "Open MPI + SPC: building from $src (about 6 minutes on 2 cores)"
   rm -rf "$CACHE/build-ompi" && mkdir -p "$CACHE/build-ompi"
   (cd "$CACHE/build-ompi" && "$src/configure" --prefix="$prefix" --enable-spc \
       --disable-mpi-fortran --disable-oshmem --disable-mpi-java --without-ucx --without-verbs \
@@ -84,7 +84,7 @@ build_mpich_events() {
   local prefix=$CACHE/mpich-events
   [ -f "$prefix/.built" ] && { log "MPICH + events: cached in $prefix"; return; }
   local src; src=$(fetch_source mpich)
-  log "MPICH + events: building from $src (about 13 minutes on 2 cores)"
+  log "MPICH + events: building from $src (about 8 minutes on 2 cores)"
   rm -rf "$CACHE/build-mpich" && mkdir -p "$CACHE/build-mpich"
   (cd "$CACHE/build-mpich" && "$src/configure" --prefix="$prefix" --with-device=ch4:ofi \
       --with-libfabric=/usr --enable-mpit-pvars=recvq --enable-mpit-events=yes \
