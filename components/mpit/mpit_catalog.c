@@ -460,13 +460,17 @@ static int lookup_locked(const char *text, int *code, char *why, int why_len)
         return PAPI_OK;
     }
     rescan_locked();
+    int state = backend->mpi_state();
+    if (state == MPIT_MPI_FINALIZED && !mpit_ready) {
+        snprintf(why, why_len, "MPI is already finalized: MPI_T can no longer be used in this process");
+        return PAPI_ENOEVNT;
+    }
     int c = resolve_name(&parsed, canonical, why, why_len);
     if (c >= 0) {
         *code = c;
         return PAPI_OK;
     }
     if (found >= 0) { *code = found; return PAPI_OK; } /* still pending */
-    int state = mpit_ready ? backend->mpi_state() : MPIT_MPI_NOT_STARTED;
     if (c == PAPI_ENOEVNT && state == MPIT_MPI_NOT_STARTED) {
         /* Many variables and all events appear only during MPI_Init: accept
          * the name now and resolve it when the event set starts. */
