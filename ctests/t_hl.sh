@@ -14,8 +14,8 @@
 # PAPI_INC PAPI_LIB PAPI_MPIT_BACKEND_DIR), in $BIN.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-work=$BIN/hl
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+. "$here/common/test_lib.sh"
+test_workdir hl || exit 1
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the JSON output"; exit 1; }
 
 # name=<rank 0 value>,<rank 1 value> for the events this flavor has; one

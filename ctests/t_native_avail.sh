@@ -12,13 +12,9 @@
 # Run by ctests/run.sh (environment: FLAVOR FAMILY MPICC BIN PAPI_UTILS
 # PAPI_MPIT_BACKEND_DIR), in $BIN.
 set -u
-work=$BIN/native_avail
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+. "$(dirname "$0")/common/test_lib.sh"
+test_workdir native_avail || exit 1
 unset PAPI_MPIT_QUIET PAPI_MPIT_LIBMPI
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
-util() { if [ -x "$PAPI_UTILS/$1/$1" ]; then echo "$PAPI_UTILS/$1/$1"; else echo "$PAPI_UTILS/$1"; fi; }
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the listing"; exit 1; }
 
 . "$(dirname "$0")/flavors.sh"

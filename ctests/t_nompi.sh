@@ -13,15 +13,9 @@
 # PAPI_UTILS PAPI_MPIT_BACKEND_DIR), in $BIN.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-work=$BIN/nompi
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+. "$here/common/test_lib.sh"
+test_workdir nompi || exit 1
 unset PAPI_MPIT_QUIET PAPI_MPIT_LIBMPI
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
-
-# PAPI utilities sit in $PAPI_UTILS/<name> (or <name>/<name> in some layouts)
-util() { if [ -x "$PAPI_UTILS/$1/$1" ]; then echo "$PAPI_UTILS/$1/$1"; else echo "$PAPI_UTILS/$1"; fi; }
 
 libpapi=$(ls "$PAPI_LIB"/libpapi.so* 2>/dev/null | head -1)
 [ -n "$libpapi" ] || { echo "FAIL: no libpapi.so in $PAPI_LIB"; exit 1; }

@@ -16,13 +16,10 @@ build=${MPIT_BUILDDIR:-$(cd "$BIN/../.." && pwd)}
 wrap=$build/utils/papi-mpit-report
 export PAPI_MPIT_REPORT_LIBDIR=$build/.libs
 lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-$FAMILY.so
-work=$BIN/report
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+. "$(dirname "$0")/common/test_lib.sh"
+test_workdir report || exit 1
 unset PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR PAPI_MPIT_REPORT_CHART PAPI_MPIT_REPORT_QUIET PAPI_MPIT_REPORT_LOG
 
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
 
 [ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }

@@ -19,8 +19,8 @@ np_bin=$(dpkg -L netpipe-openmpi 2>/dev/null | grep -E '/NP(mpi|openmpi)$' | hea
 [ -n "$np_bin" ] && [ -x "$np_bin" ] || { echo "SKIP netpipe-openmpi is not installed"; exit 77; }
 [ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }
 
-work=$BIN/report-netpipe
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+. "$(dirname "$0")/common/test_lib.sh"
+test_workdir report-netpipe || exit 1
 checks=(--measured perf::TASK-CLOCK)
 events=default
 extra=()
