@@ -713,30 +713,41 @@ static void report_finish(void)
     free(displs);
 }
 
-/* ---- C entry points */
-int MPI_Init(int *argc, char ***argv)
+/* ---- every init entry point, C or Fortran: only the outermost call of a
+ * process measures (a Fortran MPI_INIT may itself call the C PMPI_Init) */
+static int mpi_is_initialized(void);
+
+static int init_begin(void)
 {
-    if (state != ST_NONE) return PMPI_Init(argc, argv);
+    if (state != ST_NONE) return 0;
     state = ST_INIT;
     announce_before_init();
-    int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS)
+    return 1;
+}
+
+static void init_end(int outer)
+{
+    if (!outer) return;
+    if (mpi_is_initialized())
         report_start();
     else
         state = ST_NONE;
+}
+
+/* ---- C entry points */
+int MPI_Init(int *argc, char ***argv)
+{
+    int outer = init_begin();
+    int rc = PMPI_Init(argc, argv);
+    init_end(outer);
     return rc;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    if (state != ST_NONE) return PMPI_Init_thread(argc, argv, required, provided);
-    state = ST_INIT;
-    announce_before_init();
+    int outer = init_begin();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
-        report_start();
-    else
-        state = ST_NONE;
+    init_end(outer);
     return rc;
 }
 
@@ -766,32 +777,20 @@ static int mpi_is_initialized(void)
 static void fortran_init(const char *sym, void *ierr)
 {
     fort1_t real = (fort1_t)next_symbol(sym);
-    int outer = state == ST_NONE;
-    if (outer) {
-        state = ST_INIT;
-        announce_before_init();
-    }
+    int outer = init_begin();
     if (real) {
         real(ierr);
     } else { /* no Fortran layer after us: the C call does the same */
         int rc = PMPI_Init(NULL, NULL);
         if (ierr) *(MPI_Fint *)ierr = (MPI_Fint)rc;
     }
-    if (!outer) return;
-    if (mpi_is_initialized())
-        report_start();
-    else
-        state = ST_NONE;
+    init_end(outer);
 }
 
 static void fortran_init_thread(const char *sym, void *required, void *provided, void *ierr)
 {
     fort3_t real = (fort3_t)next_symbol(sym);
-    int outer = state == ST_NONE;
-    if (outer) {
-        state = ST_INIT;
-        announce_before_init();
-    }
+    int outer = init_begin();
     if (real) {
         real(required, provided, ierr);
     } else {
@@ -799,11 +798,7 @@ static void fortran_init_thread(const char *sym, void *required, void *provided,
         *(MPI_Fint *)provided = (MPI_Fint)prov;
         if (ierr) *(MPI_Fint *)ierr = (MPI_Fint)rc;
     }
-    if (!outer) return;
-    if (mpi_is_initialized())
-        report_start();
-    else
-        state = ST_NONE;
+    init_end(outer);
 }
 
 static void fortran_finalize(const char *sym, void *ierr)
