@@ -3,6 +3,10 @@
  * Front end only: PAPI's vector, no MPI types.  The MPI side lives in a
  * backend module chosen at run time for the MPI the process uses.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* REG_RIP for the overflow address */
+#endif
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,10 +14,12 @@
 #include "papi_internal.h"
 #include "papi_memory.h"
 #include "papi_vector.h"
+#include "extras.h"
 
 #include "mpit_catalog.h"
 #include "mpit_control.h"
 #include "mpit_events.h"
+#include "mpit_guard.h"
 #include "mpit_loader.h"
 #include "mpit_semantics.h"
 #include "mpit_values.h"
@@ -22,6 +28,7 @@
 papi_vector_t _mpit_vector;
 
 static const mpit_backend_t *backend;
+static atomic_int backend_ready; /* backend set and its modules told */
 static int listing_only; /* MPI loaded by us for a listing: nothing to count */
 
 static void on_mpi_finalize(void)
@@ -36,6 +43,7 @@ static int use_backend(const mpit_backend_t *b)
     backend->set_finalize_hook(on_mpi_finalize);
     mpit_catalog_init(backend);
     mpit_control_set_backend(backend);
+    atomic_store_explicit(&backend_ready, 1, memory_order_release);
     return PAPI_OK;
 }
 
@@ -60,6 +68,7 @@ static int mpit_init_component(int cidx)
     v->cmp_info.disabled = PAPI_OK;
     v->cmp_info.disabled_reason[0] = '\0';
     backend = NULL;
+    atomic_store(&backend_ready, 0);
     listing_only = 0;
     if (!mpit_process_has_mpi()) {
         /* enabled, so that papi_native_avail lists the events, but say why
@@ -72,14 +81,18 @@ static int mpit_init_component(int cidx)
     return b ? use_backend(b) : disable(why);
 }
 
-/* The backend, loading the default MPI first in a process without one. */
+/* The backend, loading the default MPI first in a process without one.
+ * Loading calls into MPI, so no lock is held: the first thread to get here
+ * loads, and another arriving meanwhile is told the component is busy. */
+static atomic_int loading;
 static int ensure_backend(void)
 {
     char why[PAPI_MAX_STR_LEN];
+    if (atomic_load_explicit(&backend_ready, memory_order_acquire)) return PAPI_OK;
+    if (_mpit_vector.cmp_info.disabled) return PAPI_ECMP;
+    if (atomic_exchange(&loading, 1)) return MPIT_REENTERED;
     int err = PAPI_OK;
-    if (backend) return PAPI_OK;
-    _papi_hwi_lock(COMPONENT_LOCK);
-    if (!backend && !_mpit_vector.cmp_info.disabled) {
+    if (!atomic_load(&backend_ready)) {
         /* MPI may have been loaded after PAPI_library_init (mpi4py does) */
         int had_mpi = mpit_process_has_mpi();
         const mpit_backend_t *b = mpit_load_backend(!had_mpi, why, sizeof why);
@@ -91,8 +104,7 @@ static int ensure_backend(void)
             err = disable(why);
         }
     }
-    if (!backend) err = PAPI_ECMP;
-    _papi_hwi_unlock(COMPONENT_LOCK);
+    atomic_store(&loading, 0);
     return err;
 }
 
@@ -101,8 +113,11 @@ static int mpit_shutdown_thread(hwd_context_t *ctx) { (void)ctx; return PAPI_OK;
 
 static int mpit_shutdown_component(void)
 {
+    if (!mpit_guard_enter()) return MPIT_REENTERED;
     if (backend) mpit_catalog_clear(); /* finalizes MPI_T where this MPI allows it */
     backend = NULL;
+    atomic_store(&backend_ready, 0);
+    mpit_guard_leave();
     _mpit_vector.cmp_info.initialized = 0;
     return PAPI_OK;
 }
@@ -122,7 +137,7 @@ static void warn_event(const mpit_control_t *cs, const int *codes, const char *w
     else mpit_warn("event set: %s: %s", what, why);
 }
 
-static int mpit_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
+static int mpit_update_control_state_unguarded(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
                                      hwd_context_t *ctx)
 {
     (void)ctx;
@@ -144,7 +159,7 @@ static int mpit_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nat
     return err;
 }
 
-static int mpit_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
+static int mpit_start_unguarded(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
     (void)ctx;
     char why[512];
@@ -158,19 +173,28 @@ static int mpit_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
     return err;
 }
 
+/* Hot path, also inside PAPI's overflow signal: nested in the component on
+ * this thread, it returns the last values rather than wait. */
 static int mpit_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **values, int flags)
 {
     (void)ctx; (void)flags;
-    return mpit_control_read((mpit_control_t *)ctl, values);
+    mpit_control_t *cs = (mpit_control_t *)ctl;
+    if (!mpit_guard_enter()) {
+        *values = cs->values;
+        return PAPI_OK;
+    }
+    int err = mpit_control_read(cs, values);
+    mpit_guard_leave();
+    return err;
 }
 
-static int mpit_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
+static int mpit_stop_unguarded(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
     (void)ctx;
     return mpit_control_stop((mpit_control_t *)ctl);
 }
 
-static int mpit_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
+static int mpit_reset_unguarded(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
     (void)ctx;
     return mpit_control_reset((mpit_control_t *)ctl);
@@ -178,11 +202,13 @@ static int mpit_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 
 static int mpit_cleanup_eventset(hwd_control_state_t *ctl)
 {
+    if (!mpit_guard_enter()) return MPIT_REENTERED;
     mpit_control_cleanup((mpit_control_t *)ctl);
+    mpit_guard_leave();
     return PAPI_OK;
 }
 
-static int mpit_ntv_enum_events(unsigned int *code, int modifier)
+static int mpit_ntv_enum_events_unguarded(unsigned int *code, int modifier)
 {
     int next;
     if (ensure_backend() != PAPI_OK) return PAPI_ENOEVNT;
@@ -203,7 +229,7 @@ static int mpit_ntv_enum_events(unsigned int *code, int modifier)
     return PAPI_OK;
 }
 
-static int mpit_ntv_name_to_code(const char *name, unsigned int *code)
+static int mpit_ntv_name_to_code_unguarded(const char *name, unsigned int *code)
 {
     char why[512];
     int c;
@@ -252,6 +278,54 @@ static int mpit_ntv_code_to_info(unsigned int code, PAPI_event_info_t *info)
     info->location = PAPI_LOCATION_CORE; /* per process */
     info->update_type = PAPI_UPDATETYPE_ARBITRARY;
     return PAPI_OK;
+}
+
+/* Entry points that may call MPI or take the catalog's lock: a nested call
+ * on the same thread (a tool's MPI wrapper, a signal handler) is refused at
+ * once instead of waiting for itself. */
+#define GUARDED(call)                                  \
+    do {                                               \
+        if (!mpit_guard_enter()) return MPIT_REENTERED; \
+        int guarded_err = (call);                      \
+        mpit_guard_leave();                            \
+        return guarded_err;                            \
+    } while (0)
+
+static int mpit_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
+                                     hwd_context_t *ctx)
+{
+    GUARDED(mpit_update_control_state_unguarded(ctl, native, count, ctx));
+}
+static int mpit_start(hwd_context_t *ctx, hwd_control_state_t *ctl) { GUARDED(mpit_start_unguarded(ctx, ctl)); }
+static int mpit_stop(hwd_context_t *ctx, hwd_control_state_t *ctl) { GUARDED(mpit_stop_unguarded(ctx, ctl)); }
+static int mpit_reset(hwd_context_t *ctx, hwd_control_state_t *ctl) { GUARDED(mpit_reset_unguarded(ctx, ctl)); }
+static int mpit_ntv_enum_events(unsigned int *code, int modifier)
+{
+    GUARDED(mpit_ntv_enum_events_unguarded(code, modifier));
+}
+static int mpit_ntv_name_to_code(const char *name, unsigned int *code)
+{
+    GUARDED(mpit_ntv_name_to_code_unguarded(name, code));
+}
+
+/* PAPI's software overflow (PAPI_overflow on a component without
+ * interrupts, as hpcrun calls it) runs this from its interval timer's
+ * signal: PAPI reads the running set and calls the user's handler for each
+ * event that advanced by its threshold.  No lock here: the read below is the
+ * component's own, safe in a signal handler. */
+static void mpit_dispatch_timer(int signal, hwd_siginfo_t *info, void *uc)
+{
+    (void)signal;
+    _papi_hwi_context_t hw_context;
+    ThreadInfo_t *thread = _papi_hwi_lookup_thread(0);
+    if (!thread) return;
+    hw_context.si = info;
+    hw_context.ucontext = (hwd_ucontext_t *)uc;
+    vptr_t address = GET_OVERFLOW_ADDRESS(hw_context);
+    mpit_guard_signal_begin();
+    _papi_hwi_dispatch_overflow_signal(&hw_context, address, NULL, 0, 0, &thread,
+                                       _mpit_vector.cmp_info.CmpIdx);
+    mpit_guard_signal_end();
 }
 
 static int mpit_set_domain(hwd_control_state_t *ctl, int domain)
@@ -304,4 +378,5 @@ papi_vector_t _mpit_vector = {
     .ntv_code_to_info = mpit_ntv_code_to_info,
     .set_domain = mpit_set_domain,
     .ctl = mpit_ctl,
+    .dispatch_timer = mpit_dispatch_timer,
 };

@@ -18,10 +18,23 @@ static const mpit_backend_t *backend;
 static mpit_entry_t *entries[MPIT_CATALOG_MAX];
 static atomic_int size;
 static int num_listed;
-static int scanned;          /* MPI_T pvar indices looked at so far */
+static atomic_int scanned;   /* MPI_T pvar indices looked at so far */
 static int events_listed;    /* the event family was appended */
 static unsigned char metric_listed[64];
-static int mpit_ready;       /* MPI_T_init_thread succeeded */
+/* MPI_T_init_thread: 0 not tried, 1 in progress, 2 done, 3 failed */
+enum { MPIT_INIT_NONE, MPIT_INIT_BUSY, MPIT_INIT_DONE, MPIT_INIT_FAILED };
+static atomic_int mpit_state;
+
+/* What a rescan learns from MPI, gathered with no lock held (MPI may take
+ * its own locks, and a tool may interrupt us there) and merged under it. */
+typedef struct scan_snapshot {
+    int state;                    /* enum mpit_mpi_state */
+    int from, num;                /* pvar indices [from, num) */
+    mpit_pvar_info_t *info;       /* num - from entries */
+    unsigned char *valid;         /* info[i] could be read */
+    /* metric i, source s is a pvar the MPI collects */
+    unsigned char collecting[64][MPIT_METRIC_SOURCES];
+} scan_snapshot_t;
 
 static const char event_prefix[] = "event.";
 static const char derived_prefix[] = "derived.";
@@ -48,12 +61,14 @@ void mpit_catalog_clear(void)
         entries[i] = NULL;
     }
     atomic_store(&size, 0);
-    scanned = num_listed = events_listed = 0;
+    atomic_store(&scanned, 0);
+    num_listed = events_listed = 0;
     memset(metric_listed, 0, sizeof metric_listed);
-    if (mpit_ready && backend) backend->shutdown();
-    mpit_ready = 0;
+    const mpit_backend_t *b = backend;
+    int ready = atomic_exchange(&mpit_state, MPIT_INIT_NONE) == MPIT_INIT_DONE;
     backend = NULL;
     pthread_mutex_unlock(&lock);
+    if (ready && b) b->shutdown(); /* calls MPI: outside the lock */
 }
 
 int mpit_catalog_size(void) { return atomic_load(&size); }
@@ -165,42 +180,46 @@ static void describe_pvar(mpit_entry_t *e)
                  in->name);
 }
 
-static int ensure_mpit(void)
+/* MPI_T_init_thread once, by the first thread to need it; a thread that
+ * finds it in progress goes on without (its next rescan catches up). */
+static int ensure_mpit(const mpit_backend_t *b)
 {
     char why[512];
-    if (!mpit_ready && backend && backend->init(why, sizeof why) == MPIT_OK) mpit_ready = 1;
-    return mpit_ready;
+    int expected = MPIT_INIT_NONE;
+    if (atomic_compare_exchange_strong(&mpit_state, &expected, MPIT_INIT_BUSY))
+        atomic_store(&mpit_state, b->init(why, sizeof why) == MPIT_OK ? MPIT_INIT_DONE : MPIT_INIT_NONE);
+    return atomic_load(&mpit_state) == MPIT_INIT_DONE;
 }
 
-static void scan_pvars(void)
+static void scan_pvars(const scan_snapshot_t *snap)
 {
-    int num = 0;
-    if (backend->pvar_num(&num) != MPIT_OK || num <= scanned) return;
-    for (int i = scanned; i < num; i++) {
-        mpit_pvar_info_t info;
+    int from = atomic_load(&scanned);
+    if (snap->num <= from) return;
+    for (int i = from > snap->from ? from : snap->from; i < snap->num; i++) {
         /* Open MPI keeps stale indices of closed components: skip them. */
-        if (backend->pvar_info(i, &info) != MPIT_OK) continue;
-        if (find_variable(info.name, info.cls) >= 0) continue; /* re-registered */
-        mpit_entry_t *e = new_entry(MPIT_FAMILY_PVAR, info.name);
+        if (!snap->valid[i - snap->from]) continue;
+        const mpit_pvar_info_t *info = &snap->info[i - snap->from];
+        if (find_variable(info->name, info->cls) >= 0) continue; /* re-registered */
+        mpit_entry_t *e = new_entry(MPIT_FAMILY_PVAR, info->name);
         if (!e) break;
-        e->info = info;
+        e->info = *info;
         describe_pvar(e);
         /* MPICH registers a TIMER and a COUNTER under one name: one keeps
          * the plain name, the other is named with its class.  Both arrive
          * in the same MPI_Init, before anyone can have looked the name up. */
-        int twin = find_variable(info.name, -1);
-        if (twin >= 0 && twin_rank(info.cls) < twin_rank(entries[twin]->info.cls)) {
+        int twin = find_variable(info->name, -1);
+        if (twin >= 0 && twin_rank(info->cls) < twin_rank(entries[twin]->info.cls)) {
             mpit_entry_t *t = entries[twin];
             t->parsed.cls = t->info.cls;
             mpit_name_format(&t->parsed, t->name, sizeof t->name);
         } else if (twin >= 0) {
-            e->parsed.cls = info.cls;
+            e->parsed.cls = info->cls;
         }
         mpit_name_format(&e->parsed, e->name, sizeof e->name);
         e->listed = 1;
         append(e);
     }
-    scanned = num;
+    atomic_store(&scanned, snap->num);
 }
 
 /* ---- event counters --------------------------------------------------- */
@@ -219,7 +238,7 @@ static void fill_event_entry(mpit_entry_t *e, int id)
 
 static void list_events(void)
 {
-    if (events_listed || !mpit_events_setup(backend)) return;
+    if (events_listed || !mpit_events_ready()) return;
     events_listed = 1;
     for (int i = 0; i < mpit_events_num_types(); i++) {
         const char *ev = mpit_events_type_name(i);
@@ -253,7 +272,7 @@ static void list_events(void)
 /* ---- portable metrics ------------------------------------------------- */
 
 /* The first source of metric m that this MPI has: fills e; 0 if found. */
-static int pick_metric_source(const mpit_metric_t *m, mpit_entry_t *e)
+static int pick_metric_source(const mpit_metric_t *m, const unsigned char *collecting, mpit_entry_t *e)
 {
     for (int s = 0; s < MPIT_METRIC_SOURCES && m->sources[s].kind != MPIT_SOURCE_NONE; s++) {
         const mpit_metric_source_t *src = &m->sources[s];
@@ -265,9 +284,7 @@ static int pick_metric_source(const mpit_metric_t *m, mpit_entry_t *e)
             int v = find_variable(src->name, -1);
             if (v < 0 || entries[v]->unusable[0]) continue;
             /* an Open MPI SPC that is not attached would read zeros */
-            if (backend->pvar_collecting && backend->mpi_state() == MPIT_MPI_RUNNING &&
-                !backend->pvar_collecting(src->name))
-                continue;
+            if (!collecting[s]) continue;
             e->info = entries[v]->info;
             e->cls = entries[v]->cls;
             e->source = MPIT_SOURCE_PVAR;
@@ -284,13 +301,13 @@ static int pick_metric_source(const mpit_metric_t *m, mpit_entry_t *e)
     return -1;
 }
 
-static void list_metrics(void)
+static void list_metrics(const scan_snapshot_t *snap)
 {
     for (int i = 0; i < mpit_num_metrics && i < (int)sizeof metric_listed; i++) {
         if (metric_listed[i]) continue;
         mpit_entry_t *e = new_entry(MPIT_FAMILY_METRIC, mpit_metrics[i].name);
         if (!e) return;
-        if (pick_metric_source(&mpit_metrics[i], e) != 0) {
+        if (pick_metric_source(&mpit_metrics[i], snap->collecting[i], e) != 0) {
             free(e);
             continue;
         }
@@ -300,19 +317,53 @@ static void list_metrics(void)
     }
 }
 
-static void rescan_locked(void)
+/* The MPI side of a rescan; 0 when MPI_T cannot be used now. */
+static int collect(scan_snapshot_t *snap)
 {
-    if (!ensure_mpit() || backend->mpi_state() == MPIT_MPI_FINALIZED) return;
-    scan_pvars();
-    if (backend->mpi_state() == MPIT_MPI_RUNNING) list_events();
-    list_metrics();
+    const mpit_backend_t *b = backend;
+    memset(snap, 0, sizeof *snap);
+    if (!b || !ensure_mpit(b)) return 0;
+    snap->state = b->mpi_state();
+    if (snap->state == MPIT_MPI_FINALIZED) return 0;
+    snap->from = atomic_load(&scanned);
+    if (b->pvar_num(&snap->num) != MPIT_OK || snap->num < snap->from) snap->num = snap->from;
+    int n = snap->num - snap->from;
+    if (n > 0) {
+        snap->info = malloc((size_t)n * sizeof *snap->info);
+        snap->valid = calloc((size_t)n, 1);
+        if (!snap->info || !snap->valid) n = 0, snap->num = snap->from;
+        for (int i = 0; i < n; i++) snap->valid[i] = b->pvar_info(snap->from + i, &snap->info[i]) == MPIT_OK;
+    }
+    if (snap->state == MPIT_MPI_RUNNING) mpit_events_setup(b);
+    for (int i = 0; i < mpit_num_metrics && i < (int)(sizeof snap->collecting / sizeof snap->collecting[0]); i++)
+        for (int k = 0; k < MPIT_METRIC_SOURCES; k++) {
+            const mpit_metric_source_t *src = &mpit_metrics[i].sources[k];
+            snap->collecting[i][k] = src->kind == MPIT_SOURCE_PVAR &&
+                (!b->pvar_collecting || snap->state != MPIT_MPI_RUNNING || b->pvar_collecting(src->name));
+        }
+    return 1;
+}
+
+static void merge_locked(const scan_snapshot_t *snap)
+{
+    if (!backend) return;
+    scan_pvars(snap);
+    if (snap->state == MPIT_MPI_RUNNING) list_events();
+    list_metrics(snap);
 }
 
 void mpit_catalog_rescan(void)
 {
-    pthread_mutex_lock(&lock);
-    rescan_locked();
-    pthread_mutex_unlock(&lock);
+    scan_snapshot_t *snap = malloc(sizeof *snap);
+    if (!snap) return;
+    if (collect(snap)) {
+        pthread_mutex_lock(&lock);
+        merge_locked(snap);
+        pthread_mutex_unlock(&lock);
+    }
+    free(snap->info);
+    free(snap->valid);
+    free(snap);
 }
 
 int mpit_catalog_next_listed(int code)
@@ -436,7 +487,7 @@ static int resolve_name(const mpit_name_t *parsed, const char *canonical, char *
 
 /* Tells the MPI, before MPI_Init, which variables a pending name may read
  * (Open MPI collects an SPC only when attached). */
-static void request_sources(const mpit_name_t *parsed)
+static void request_sources(const mpit_backend_t *backend, const mpit_name_t *parsed)
 {
     const mpit_metric_t *m = mpit_metric_find(parsed->base);
     if (!backend->pvar_request) return;
@@ -448,24 +499,21 @@ static void request_sources(const mpit_name_t *parsed)
         if (m->sources[s].kind == MPIT_SOURCE_PVAR) backend->pvar_request(m->sources[s].name);
 }
 
-static int lookup_locked(const char *text, int *code, char *why, int why_len)
+/* Resolves a parsed name under the lock; *pending set when the name was
+ * accepted for later (its sources must then be requested). */
+static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int state, int *code,
+                         int *pending, char *why, int why_len)
 {
-    mpit_name_t parsed;
-    char canonical[MPIT_MAX_NAME + 128];
-    if (mpit_name_parse(text, &parsed, why, why_len) != MPIT_NAME_OK) return PAPI_EINVAL;
-    mpit_name_format(&parsed, canonical, sizeof canonical);
     int found = find_exact(canonical, 1);
     if (found >= 0 && entries[found]->family != MPIT_FAMILY_PENDING) {
         *code = found;
         return PAPI_OK;
     }
-    rescan_locked();
-    int state = backend->mpi_state();
-    if (state == MPIT_MPI_FINALIZED && !mpit_ready) {
+    if (state == MPIT_MPI_FINALIZED && atomic_load(&mpit_state) != MPIT_INIT_DONE) {
         snprintf(why, why_len, "MPI is already finalized: MPI_T can no longer be used in this process");
         return PAPI_ENOEVNT;
     }
-    int c = resolve_name(&parsed, canonical, why, why_len);
+    int c = resolve_name(parsed, canonical, why, why_len);
     if (c >= 0) {
         *code = c;
         return PAPI_OK;
@@ -474,15 +522,15 @@ static int lookup_locked(const char *text, int *code, char *why, int why_len)
     if (c == PAPI_ENOEVNT && state == MPIT_MPI_NOT_STARTED) {
         /* Many variables and all events appear only during MPI_Init: accept
          * the name now and resolve it when the event set starts. */
-        request_sources(&parsed);
         mpit_entry_t *e = new_entry(MPIT_FAMILY_PENDING, canonical);
         if (!e) return PAPI_ENOMEM;
-        e->parsed = parsed;
+        e->parsed = *parsed;
         snprintf(e->description, sizeof e->description,
                  "Not known to MPI_T before MPI_Init; resolved when the event set starts.");
         int pc = append(e);
         if (pc < 0) return PAPI_ENOMEM;
         *code = pc;
+        *pending = 1;
         why[0] = '\0';
         return PAPI_OK;
     }
@@ -491,35 +539,54 @@ static int lookup_locked(const char *text, int *code, char *why, int why_len)
 
 int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
 {
-    pthread_mutex_lock(&lock);
+    mpit_name_t parsed;
+    char canonical[MPIT_MAX_NAME + 128];
+    const mpit_backend_t *b = backend;
     why[0] = '\0';
-    int err = backend ? lookup_locked(text, code, why, why_len) : PAPI_ECMP;
+    if (!b) return PAPI_ECMP;
+    if (mpit_name_parse(text, &parsed, why, why_len) != MPIT_NAME_OK) return PAPI_EINVAL;
+    mpit_name_format(&parsed, canonical, sizeof canonical);
+    pthread_mutex_lock(&lock);
+    int found = find_exact(canonical, 0);
     pthread_mutex_unlock(&lock);
+    if (found >= 0) {
+        *code = found;
+        return PAPI_OK;
+    }
+    mpit_catalog_rescan();
+    int state = b->mpi_state(), pending = 0;
+    pthread_mutex_lock(&lock);
+    int err = backend ? lookup_locked(&parsed, canonical, state, code, &pending, why, why_len) : PAPI_ECMP;
+    pthread_mutex_unlock(&lock);
+    if (pending) request_sources(b, &parsed); /* tells MPI: outside the lock */
     return err;
 }
 
 int mpit_catalog_resolve(int code, char *why, int why_len)
 {
-    pthread_mutex_lock(&lock);
-    mpit_entry_t *e = code >= 0 && code < atomic_load(&size) ? entries[code] : NULL;
-    int err = PAPI_OK;
     why[0] = '\0';
+    const mpit_entry_t *e = mpit_catalog_get(code);
     if (!e) {
         snprintf(why, why_len, "unknown mpit event code %d", code);
-        err = PAPI_ENOEVNT;
-    } else if (e->family == MPIT_FAMILY_PENDING) {
-        rescan_locked();
-        char canonical[sizeof e->name];
-        snprintf(canonical, sizeof canonical, "%s", e->name);
-        int c = resolve_name(&e->parsed, canonical, why, why_len);
+        return PAPI_ENOEVNT;
+    }
+    if (e->family != MPIT_FAMILY_PENDING) return PAPI_OK;
+    mpit_catalog_rescan();
+    pthread_mutex_lock(&lock);
+    mpit_entry_t *p = entries[code];
+    int err = PAPI_OK;
+    if (p->family == MPIT_FAMILY_PENDING) {
+        char canonical[sizeof p->name];
+        snprintf(canonical, sizeof canonical, "%s", p->name);
+        int c = resolve_name(&p->parsed, canonical, why, why_len);
         if (c >= 0) {
             /* becomes a copy of what the name means now, under its own code */
-            mpit_name_t parsed = e->parsed;
-            memcpy(e, entries[c], sizeof *e);
-            e->parsed = parsed;
-            snprintf(e->name, sizeof e->name, "%s", canonical);
-            e->listed = 0;
-            e->base = c;
+            mpit_name_t parsed = p->parsed;
+            memcpy(p, entries[c], sizeof *p);
+            p->parsed = parsed;
+            snprintf(p->name, sizeof p->name, "%s", canonical);
+            p->listed = 0;
+            p->base = c;
         } else {
             err = c;
         }

@@ -8,6 +8,7 @@
 
 #include "mpit_catalog.h"
 #include "mpit_events.h"
+#include "mpit_guard.h"
 #include "mpit_metrics.h"
 #include "mpit_semantics.h"
 #include "mpit_warn.h"
@@ -199,42 +200,45 @@ static int read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
     return MPIT_OK;
 }
 
-/* Establishes the reference point of every slot (start and reset).
- * from_zero[i]: slot i's source did not exist when the set started (it came
- * with MPI_Init), so all it has counted since is counted. */
-static void take_reference(mpit_control_t *cs, const unsigned char *from_zero)
+/* Establishes the reference point of slot i (start, reset, and a slot bound
+ * late).  from_zero: the slot's source did not exist when the set started
+ * (it came with MPI_Init), so all it has counted since is counted. */
+static void reference_slot(mpit_control_t *cs, int i, int from_zero, uint64_t *now)
+{
+    mpit_slot_t *s = &cs->slot[i];
+    mpit_value_t v = {0};
+    cs->values[i] = 0;
+    s->have_extreme = 0;
+    if (from_zero) {
+        s->start = v;
+        if (s->shared_key >= 0) s->watermark_cell = mpit_watermark_watch(s->shared_key);
+        return;
+    }
+    if (s->source == MPIT_SOURCE_EVENT && s->engine_id >= 0) {
+        /* engine high-water marks restart from the current depth */
+        if (s->read_kind != MPIT_READ_DELTA) mpit_events_rearm(s->engine_id);
+        else if (read_slot(s, &v, now) == MPIT_OK) s->start = v;
+        return;
+    }
+    if (!s->handle) return;
+    if (s->read_kind == MPIT_READ_HIGH || s->read_kind == MPIT_READ_LOW) {
+        /* A watermark that can be reset counts from now; a continuous one
+         * is read once so that an MPI that resets on read starts afresh. */
+        if (!s->continuous) backend->handle_reset(s->handle);
+        else if (read_slot(s, &v, now) == MPIT_OK && s->shared_key >= 0) {
+            mpit_watermark_unwatch(s->watermark_cell);
+            mpit_watermark_offer(s->shared_key, v.i); /* others' maximum, not ours */
+            s->watermark_cell = mpit_watermark_watch(s->shared_key);
+        }
+        return;
+    }
+    if (read_slot(s, &v, now) == MPIT_OK) s->start = v;
+}
+
+static void take_reference(mpit_control_t *cs)
 {
     uint64_t now = 0;
-    for (int i = 0; i < cs->num; i++) {
-        mpit_slot_t *s = &cs->slot[i];
-        mpit_value_t v = {0};
-        cs->values[i] = 0;
-        s->have_extreme = 0;
-        if (from_zero && from_zero[i]) {
-            s->start = v;
-            if (s->shared_key >= 0) s->watermark_cell = mpit_watermark_watch(s->shared_key);
-            continue;
-        }
-        if (s->source == MPIT_SOURCE_EVENT && s->engine_id >= 0) {
-            /* engine high-water marks restart from the current depth */
-            if (s->read_kind != MPIT_READ_DELTA) mpit_events_rearm(s->engine_id);
-            else if (read_slot(s, &v, &now) == MPIT_OK) s->start = v;
-            continue;
-        }
-        if (!s->handle) continue;
-        if (s->read_kind == MPIT_READ_HIGH || s->read_kind == MPIT_READ_LOW) {
-            /* A watermark that can be reset counts from now; a continuous one
-             * is read once so that an MPI that resets on read starts afresh. */
-            if (!s->continuous) backend->handle_reset(s->handle);
-            else if (read_slot(s, &v, &now) == MPIT_OK && s->shared_key >= 0) {
-                mpit_watermark_unwatch(s->watermark_cell);
-                mpit_watermark_offer(s->shared_key, v.i); /* others' maximum, not ours */
-                s->watermark_cell = mpit_watermark_watch(s->shared_key);
-            }
-            continue;
-        }
-        if (read_slot(s, &v, &now) == MPIT_OK) s->start = v;
-    }
+    for (int i = 0; i < cs->num; i++) reference_slot(cs, i, 0, &now);
 }
 
 int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
@@ -253,7 +257,7 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
     }
     for (int i = 0; i < cs->num; i++)
         if (cs->slot[i].handle) backend->handle_start(cs->slot[i].handle);
-    take_reference(cs, NULL);
+    take_reference(cs);
     cs->running = 1;
     return PAPI_OK;
 }
@@ -298,23 +302,69 @@ static void update_value(mpit_control_t *cs, int i, mpit_value_t v)
     cs->values[i] = as_papi(s, r);
 }
 
-/* Slow path, once: the set was bound before MPI_Init and MPI now runs. */
-static void rebind_after_init(mpit_control_t *cs)
+/* A slot bound before MPI_Init whose variable MPI_Init replaced (Open MPI
+ * closes and reopens components): bind it again, keeping what it counted. */
+static int rebind_stale(mpit_control_t *cs, int i, char *why, int why_len)
+{
+    mpit_slot_t *s = &cs->slot[i];
+    mpit_value_t carried = {0};
+    if (s->read_kind == MPIT_READ_DELTA) {
+        if (s->is_float) memcpy(&carried.d, &cs->values[i], sizeof carried.d);
+        else carried.i = cs->values[i];
+    }
+    free(s->raw);
+    s->raw = NULL;
+    s->handle = NULL; /* freed with the session */
+    int err = bind_slot(cs, s, MPIT_MPI_RUNNING, why, why_len);
+    if (err != PAPI_OK) return err;
+    uint64_t now = 0;
+    mpit_value_t v;
+    backend->handle_start(s->handle);
+    if (read_slot(s, &v, &now) != MPIT_OK) return PAPI_ESYS;
+    if (s->is_float) s->start.d = v.d - carried.d;
+    else s->start.i = v.i - carried.i;
+    return PAPI_OK;
+}
+
+/* Slow path, once: the set was started before MPI_Init and MPI now runs.
+ * What was bound keeps counting from PAPI_start; variables and events that
+ * came with MPI_Init count from their appearance. */
+static void catch_up_after_init(mpit_control_t *cs)
 {
     char why[256];
-    unsigned char deferred[MPIT_MAX_EVENTS];
+    uint64_t now = 0;
     if (backend->mpi_state() != MPIT_MPI_RUNNING) return;
-    for (int i = 0; i < cs->num; i++)
-        deferred[i] = cs->slot[i].source == MPIT_SOURCE_NONE ||
-                      (cs->slot[i].source == MPIT_SOURCE_PVAR && !cs->slot[i].handle);
-    cs->bound_before_mpi = 0; /* do not retry on every read */
-    if (bind(cs, 1, why, sizeof why) != PAPI_OK) {
-        mpit_warn("cannot count after MPI_Init: %s", why);
-        return;
+    cs->bound_before_mpi = 0; /* once */
+    mpit_catalog_rescan();
+    for (int i = 0; i < cs->num; i++) {
+        mpit_slot_t *s = &cs->slot[i];
+        int err = PAPI_OK;
+        if (s->source == MPIT_SOURCE_EVENT) continue;
+        if (s->source == MPIT_SOURCE_PVAR && s->handle) {
+            mpit_value_t v;
+            if (read_slot(s, &v, &now) == MPIT_OK) continue;
+            err = rebind_stale(cs, i, why, sizeof why);
+        } else {
+            err = bind_slot(cs, s, MPIT_MPI_RUNNING, why, sizeof why);
+            if (err == PAPI_OK) {
+                if (s->handle) backend->handle_start(s->handle);
+                reference_slot(cs, i, 1, &now);
+            }
+        }
+        if (err != PAPI_OK) {
+            mpit_warn("%s: cannot count after MPI_Init: %s; it reads 0", mpit_catalog_get(s->code)->name, why);
+            free(s->raw);
+            s->raw = NULL;
+            s->handle = NULL;
+            s->source = MPIT_SOURCE_NONE;
+        }
     }
-    for (int i = 0; i < cs->num; i++)
-        if (cs->slot[i].handle) backend->handle_start(cs->slot[i].handle);
-    take_reference(cs, deferred);
+}
+
+/* The first call of any kind after MPI_Init binds what came with it. */
+static void catch_up(mpit_control_t *cs)
+{
+    if (cs->bound_before_mpi && cs->running && !gone() && !mpit_guard_in_signal()) catch_up_after_init(cs);
 }
 
 /* Hot path: TAU calls this on every region entry and exit. */
@@ -322,7 +372,7 @@ int mpit_control_read(mpit_control_t *cs, long long **values)
 {
     *values = cs->values;
     if (gone()) return PAPI_OK; /* last values: MPI may have freed the storage */
-    if (cs->bound_before_mpi && cs->running) rebind_after_init(cs);
+    catch_up(cs); /* never from a signal handler: binding allocates and calls MPI */
     uint64_t now = 0;
     for (int i = 0; i < cs->num; i++) {
         mpit_value_t v;
@@ -333,6 +383,7 @@ int mpit_control_read(mpit_control_t *cs, long long **values)
 
 int mpit_control_stop(mpit_control_t *cs)
 {
+    catch_up(cs);
     cs->running = 0;
     if (gone()) return PAPI_OK;
     for (int i = 0; i < cs->num; i++)
@@ -346,7 +397,8 @@ int mpit_control_reset(mpit_control_t *cs)
         memset(cs->values, 0, sizeof cs->values);
         return PAPI_OK;
     }
-    take_reference(cs, NULL);
+    catch_up(cs);
+    take_reference(cs);
     return PAPI_OK;
 }
 

@@ -1,19 +1,22 @@
 #include "mpit_events.h"
 
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpit_rules.h"
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const mpit_backend_t *backend;
+/* Set-up and subscription call MPI, so no lock is held: the first thread
+ * does them; others see "not ready yet" and carry on. */
+enum { SETUP_NONE, SETUP_BUSY, SETUP_DONE };
+static atomic_int setup_state;
+static atomic_int subscribed;
 static mpit_engine_t *engine;
 static int num_types;
 static mpit_event_info_t *types;
 static int num_derived;
-static int set_up, subscribed;
 static int dropped_id = -1;
 static char why[256] = "MPI_T events are looked up once MPI is initialized";
 
@@ -36,7 +39,7 @@ static int kind_of(int dtype)
     }
 }
 
-static int setup_locked(void)
+static int setup_once(void)
 {
     int n = 0;
     if (!backend->event_num) {
@@ -75,27 +78,31 @@ static int setup_locked(void)
     return 1;
 }
 
+int mpit_events_ready(void)
+{
+    return atomic_load_explicit(&setup_state, memory_order_acquire) == SETUP_DONE && engine && num_types > 0;
+}
+
 int mpit_events_setup(const mpit_backend_t *b)
 {
-    pthread_mutex_lock(&lock);
-    backend = b;
-    if (!set_up && b->mpi_state() == MPIT_MPI_RUNNING) {
-        set_up = 1;
-        setup_locked();
+    int expected = SETUP_NONE;
+    if (b->mpi_state() == MPIT_MPI_RUNNING &&
+        atomic_compare_exchange_strong(&setup_state, &expected, SETUP_BUSY)) {
+        backend = b;
+        setup_once();
+        atomic_store_explicit(&setup_state, SETUP_DONE, memory_order_release);
     }
-    int have = engine != NULL && num_types > 0;
-    pthread_mutex_unlock(&lock);
-    return have;
+    return mpit_events_ready();
 }
 
 int mpit_events_find(const char *name)
 {
-    return engine ? mpit_engine_find_counter(engine, name) : -1;
+    return mpit_events_ready() ? mpit_engine_find_counter(engine, name) : -1;
 }
 
 int mpit_events_counter_info(int id, mpit_counter_info_t *info)
 {
-    return engine ? mpit_engine_counter_info(engine, id, info) : -1;
+    return mpit_events_ready() ? mpit_engine_counter_info(engine, id, info) : -1;
 }
 
 static int wanted(void *ctx, int index) { return mpit_engine_elements_to_read(ctx, index); }
@@ -116,17 +123,12 @@ static void dropped(void *ctx, int index, uint64_t count)
 
 int mpit_events_subscribe(void)
 {
+    if (!mpit_events_ready()) return -1;
+    if (backend->mpi_state() != MPIT_MPI_RUNNING || atomic_exchange(&subscribed, 1)) return 0;
+    mpit_event_sink_t sink = {wanted, deliver, dropped, engine};
     int err = 0;
-    pthread_mutex_lock(&lock);
-    if (engine && !subscribed && backend->mpi_state() == MPIT_MPI_RUNNING) {
-        mpit_event_sink_t sink = {wanted, deliver, dropped, engine};
-        subscribed = 1;
-        for (int i = 0; i < num_types; i++)
-            if (types[i].name[0] && backend->event_subscribe(i, &sink) != MPIT_OK) err = -1;
-    } else if (!engine) {
-        err = -1;
-    }
-    pthread_mutex_unlock(&lock);
+    for (int i = 0; i < num_types; i++)
+        if (types[i].name[0] && backend->event_subscribe(i, &sink) != MPIT_OK) err = -1;
     return err;
 }
 

@@ -16,6 +16,8 @@
 /* Builds the engine for the running MPI (idempotent; not before MPI_Init).
  * Returns 1 when there are events, 0 when not (mpit_events_why says why). */
 int mpit_events_setup(const mpit_backend_t *backend);
+/* The engine is built and has event types (no MPI call). */
+int mpit_events_ready(void);
 const char *mpit_events_why(void);
 
 int mpit_events_num_types(void);

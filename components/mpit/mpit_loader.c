@@ -65,7 +65,7 @@ static void *open_module(const char *module, char *why, size_t why_len)
 
 int mpit_process_has_mpi(void)
 {
-    return dlsym(RTLD_DEFAULT, "MPI_Get_library_version") && dlsym(RTLD_DEFAULT, "MPI_T_init_thread");
+    return dlsym(RTLD_DEFAULT, "PMPI_Get_library_version") && dlsym(RTLD_DEFAULT, "PMPI_T_init_thread");
 }
 
 /* RTLD_GLOBAL: the backend and the MPI's own plugins resolve against it. */
@@ -95,7 +95,7 @@ const mpit_backend_t *mpit_load_backend(int load_default, char *why, size_t why_
         if (load_default_mpi(why, why_len)) return NULL;
     }
     get_library_version_fn get_version =
-        (get_library_version_fn)dlsym(RTLD_DEFAULT, "MPI_Get_library_version");
+        (get_library_version_fn)dlsym(RTLD_DEFAULT, "PMPI_Get_library_version");
     char version[8192] = "";
     int len = 0;
     get_version(version, &len); /* callable before MPI_Init and after MPI_Finalize */

@@ -33,7 +33,7 @@ static subscription_t *subscriptions;
 static double *source_ns_per_tick;   /* by source index */
 static int num_sources;
 
-static int event_num(int *num) { return backend_status(MPI_T_event_get_num(num)); }
+static int event_num(int *num) { return backend_status(PMPI_T_event_get_num(num)); }
 
 #define COPY_MAX 256 /* an event buffer copied whole in the callback, on the stack */
 
@@ -53,10 +53,10 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     MPI_T_enum enumtype = MPI_T_ENUM_NULL;
     MPI_Info mpi_info = MPI_INFO_NULL;
     memset(info, 0, sizeof *info);
-    int err = MPI_T_event_get_info(index, info->name, &name_len, &verbosity, types, displs, &nelem,
+    int err = PMPI_T_event_get_info(index, info->name, &name_len, &verbosity, types, displs, &nelem,
                                    &enumtype, &mpi_info, info->desc, &desc_len, &bind);
     if (err != MPI_SUCCESS) return backend_status(err);
-    if (mpi_info != MPI_INFO_NULL) MPI_Info_free(&mpi_info);
+    if (mpi_info != MPI_INFO_NULL) PMPI_Info_free(&mpi_info);
     info->nelem = nelem < MPIT_EVENT_MAX_ELEMS ? nelem : MPIT_EVENT_MAX_ELEMS;
     info->bind = backend_map_bind(bind);
     info->verbosity = backend_map_verbosity(verbosity);
@@ -66,10 +66,10 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     char ename[64];
     int elen = sizeof ename;
     if (quirks.event_enumtype_valid && enumtype != MPI_T_ENUM_NULL &&
-        MPI_T_enum_get_info(enumtype, &items, ename, &elen) == MPI_SUCCESS) {
+        PMPI_T_enum_get_info(enumtype, &items, ename, &elen) == MPI_SUCCESS) {
         for (int i = 0; i < items && i < info->nelem; i++) {
             int value, len = sizeof info->elem_names[i];
-            MPI_T_enum_get_item(enumtype, i, &value, info->elem_names[i], &len);
+            PMPI_T_enum_get_item(enumtype, i, &value, info->elem_names[i], &len);
         }
     }
     return MPIT_OK;
@@ -101,17 +101,17 @@ static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg
     int n = s->sink.elements_wanted(s->sink.ctx, s->index);
     if (n > s->nelem) n = s->nelem;
     /* one MPI_T_event_copy is cheaper than an MPI_T_event_read per element */
-    int copied = n > 0 && s->copy_size > 0 && MPI_T_event_copy(instance, whole) == MPI_SUCCESS;
+    int copied = n > 0 && s->copy_size > 0 && PMPI_T_event_copy(instance, whole) == MPI_SUCCESS;
     for (int i = 0; i < n; i++) {
         const unsigned char *at = buf;
         if (copied) at = whole + s->elem_displ[i];
-        else if (s->elem_dtype[i] == MPIT_TYPE_UNKNOWN || MPI_T_event_read(instance, i, buf) != MPI_SUCCESS) {
+        else if (s->elem_dtype[i] == MPIT_TYPE_UNKNOWN || PMPI_T_event_read(instance, i, buf) != MPI_SUCCESS) {
             n = i;
             break;
         }
         elements[i] = element_as_int(at, s->elem_dtype[i]);
     }
-    MPI_T_event_get_timestamp(instance, &ticks);
+    PMPI_T_event_get_timestamp(instance, &ticks);
     uint64_t ns = s->ns_per_tick == 1.0 ? (uint64_t)ticks : (uint64_t)((double)ticks * s->ns_per_tick);
     s->sink.deliver(s->sink.ctx, s->index, ns, elements, n);
 }
@@ -133,7 +133,7 @@ static void on_free(MPI_T_event_registration reg, MPI_T_cb_safety safety, void *
 static void load_sources(void)
 {
     if (source_ns_per_tick) return;
-    if (MPI_T_source_get_num(&num_sources) != MPI_SUCCESS || num_sources <= 0) return;
+    if (PMPI_T_source_get_num(&num_sources) != MPI_SUCCESS || num_sources <= 0) return;
     source_ns_per_tick = calloc((size_t)num_sources, sizeof *source_ns_per_tick);
     for (int i = 0; source_ns_per_tick && i < num_sources; i++) {
         char name[256], desc[256];
@@ -142,9 +142,9 @@ static void load_sources(void)
         MPI_Count tps = 0, max_ticks;
         MPI_Info info = MPI_INFO_NULL;
         source_ns_per_tick[i] = 1.0;
-        if (MPI_T_source_get_info(i, name, &nl, desc, &dl, &order, &tps, &max_ticks, &info) == MPI_SUCCESS) {
+        if (PMPI_T_source_get_info(i, name, &nl, desc, &dl, &order, &tps, &max_ticks, &info) == MPI_SUCCESS) {
             if (tps > 0) source_ns_per_tick[i] = 1e9 / (double)tps;
-            if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+            if (info != MPI_INFO_NULL) PMPI_Info_free(&info);
         }
     }
 }
@@ -176,7 +176,7 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
     MPI_Comm world = MPI_COMM_WORLD;
     void *obj = info.bind == MPIT_BIND_COMM ? (void *)&world : NULL;
     if (info.bind != MPIT_BIND_NONE && info.bind != MPIT_BIND_COMM) { free(s); return MPIT_ERR_NO_OBJECT; }
-    err = MPI_T_event_handle_alloc(index, obj, MPI_INFO_NULL, &s->handle);
+    err = PMPI_T_event_handle_alloc(index, obj, MPI_INFO_NULL, &s->handle);
     if (err != MPI_SUCCESS) { free(s); return backend_status(err); }
     /* The callback is async-signal safe; register it at every level so the
      * MPI finds it whatever safety it raises the event with (MPICH raises
@@ -187,10 +187,10 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
                                              MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE};
     int registered = 0;
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
-        registered += MPI_T_event_register_callback(s->handle, levels[i], MPI_INFO_NULL, s, on_event) == MPI_SUCCESS;
-    MPI_T_event_set_dropped_handler(s->handle, on_dropped);
+        registered += PMPI_T_event_register_callback(s->handle, levels[i], MPI_INFO_NULL, s, on_event) == MPI_SUCCESS;
+    PMPI_T_event_set_dropped_handler(s->handle, on_dropped);
     if (!registered) {
-        MPI_T_event_handle_free(s->handle, s, on_free);
+        PMPI_T_event_handle_free(s->handle, s, on_free);
         return MPIT_ERR_MPI;
     }
     s->next = subscriptions;
@@ -204,7 +204,7 @@ static void event_unsubscribe_all(void)
     subscriptions = NULL;
     while (s) {
         subscription_t *next = s->next;
-        MPI_T_event_handle_free(s->handle, s, on_free);
+        PMPI_T_event_handle_free(s->handle, s, on_free);
         s = next;
     }
 }
@@ -213,7 +213,7 @@ static uint64_t event_now_ns(void)
 {
     MPI_Count ticks = 0;
     load_sources();
-    if (num_sources <= 0 || MPI_T_source_get_timestamp(0, &ticks) != MPI_SUCCESS) return 0;
+    if (num_sources <= 0 || PMPI_T_source_get_timestamp(0, &ticks) != MPI_SUCCESS) return 0;
     return (uint64_t)((double)ticks * source_ns_per_tick[0]);
 }
 

@@ -46,9 +46,9 @@ static int mpi_state(void)
 {
     int flag = 0;
     if (atomic_load_explicit(&mpi_finalizing, memory_order_acquire)) return MPIT_MPI_FINALIZED;
-    MPI_Finalized(&flag);
+    PMPI_Finalized(&flag);
     if (flag) return MPIT_MPI_FINALIZED;
-    MPI_Initialized(&flag);
+    PMPI_Initialized(&flag);
     return flag ? MPIT_MPI_RUNNING : MPIT_MPI_NOT_STARTED;
 }
 
@@ -60,15 +60,24 @@ static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     atomic_store_explicit(&mpi_finalizing, 1, memory_order_release);
     if (finalize_hook) finalize_hook();
     backend_events_release();
-    pthread_mutex_lock(&sessions_lock);
-    for (mpit_session_t *s = sessions; s; s = s->next) {
-        if (s->alive)
-            MPI_T_pvar_session_free(&s->session);
-        s->alive = 0;
+    /* claim the live sessions under the lock, free them outside it: no lock
+     * is held across a call into MPI */
+    for (;;) {
+        MPI_T_pvar_session claimed = MPI_T_PVAR_SESSION_NULL;
+        int found = 0;
+        pthread_mutex_lock(&sessions_lock);
+        for (mpit_session_t *s = sessions; s && !found; s = s->next)
+            if (s->alive) {
+                claimed = s->session;
+                s->alive = 0;
+                found = 1;
+            }
+        pthread_mutex_unlock(&sessions_lock);
+        if (!found) break;
+        PMPI_T_pvar_session_free(&claimed);
     }
-    pthread_mutex_unlock(&sessions_lock);
     if (mpit_initialized && quirks.finalize_mpit_before_mpi) {
-        MPI_T_finalize();
+        PMPI_T_finalize();
         mpit_initialized = 0;
     }
     return MPI_SUCCESS;
@@ -78,8 +87,8 @@ static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
 static void watch_finalize(void)
 {
     if (self_keyval != MPI_KEYVAL_INVALID || mpi_state() != MPIT_MPI_RUNNING) return;
-    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_self_delete, &self_keyval, NULL) == MPI_SUCCESS)
-        MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
+    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_self_delete, &self_keyval, NULL) == MPI_SUCCESS)
+        PMPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
 }
 
 static int init(char *why, size_t why_len)
@@ -92,8 +101,8 @@ static int init(char *why, size_t why_len)
     }
     /* Open MPI 4.1 lets the first MPI_T_init_thread overwrite the process
      * thread level: pass the application's own level once MPI runs. */
-    if (mpi_state() == MPIT_MPI_RUNNING) MPI_Query_thread(&required);
-    err = MPI_T_init_thread(required, &provided);
+    if (mpi_state() == MPIT_MPI_RUNNING) PMPI_Query_thread(&required);
+    err = PMPI_T_init_thread(required, &provided);
     if (err != MPI_SUCCESS) {
         snprintf(why, why_len, "MPI_T_init_thread failed with MPI error %d", err);
         return MPIT_ERR_MPI;
@@ -112,7 +121,7 @@ static void shutdown_mpit(void)
     if (state == MPIT_MPI_RUNNING) backend_events_release();
     if ((state != MPIT_MPI_FINALIZED && quirks.finalize_mpit_before_mpi) ||
         (state != MPIT_MPI_RUNNING && !quirks.finalize_mpit_before_mpi)) {
-        MPI_T_finalize();
+        PMPI_T_finalize();
         mpit_initialized = 0;
     }
 }
@@ -123,7 +132,7 @@ static void library_version(char *buf, size_t len)
 {
     char v[MPI_MAX_LIBRARY_VERSION_STRING];
     int n = 0;
-    if (MPI_Get_library_version(v, &n) != MPI_SUCCESS) n = 0;
+    if (PMPI_Get_library_version(v, &n) != MPI_SUCCESS) n = 0;
     v[n < (int)sizeof v ? n : (int)sizeof v - 1] = '\0';
     char *nl = strchr(v, '\n');
     if (nl) *nl = '\0';
@@ -133,7 +142,7 @@ static void library_version(char *buf, size_t len)
 static int pvar_num(int *num)
 {
     watch_finalize();
-    return backend_status(MPI_T_pvar_get_num(num));
+    return backend_status(PMPI_T_pvar_get_num(num));
 }
 
 /* MPI_T class constants differ between families; this table maps them. */
@@ -204,7 +213,7 @@ static int pvar_info(int index, mpit_pvar_info_t *info)
     int verbosity, var_class, bind, readonly, continuous, atomic;
     MPI_Datatype dtype;
     MPI_T_enum enumtype;
-    int err = MPI_T_pvar_get_info(index, info->name, &name_len, &verbosity, &var_class, &dtype,
+    int err = PMPI_T_pvar_get_info(index, info->name, &name_len, &verbosity, &var_class, &dtype,
                                   &enumtype, info->desc, &desc_len, &bind, &readonly, &continuous,
                                   &atomic);
     if (err != MPI_SUCCESS) return backend_status(err);
@@ -224,7 +233,7 @@ static int pvar_index(const char *name, int cls, int *index)
 {
     int mpi_class = map_class_back(cls);
     if (mpi_class < 0) return MPIT_ERR_INVALID;
-    return backend_status(MPI_T_pvar_get_index(name, mpi_class, index));
+    return backend_status(PMPI_T_pvar_get_index(name, mpi_class, index));
 }
 
 static int session_create(mpit_session_t **out)
@@ -232,7 +241,7 @@ static int session_create(mpit_session_t **out)
     mpit_session_t *s = calloc(1, sizeof *s);
     if (!s) return MPIT_ERR_MPI;
     if (mpi_state() == MPIT_MPI_FINALIZED) { free(s); return MPIT_ERR_GONE; }
-    int err = MPI_T_pvar_session_create(&s->session);
+    int err = PMPI_T_pvar_session_create(&s->session);
     if (err != MPI_SUCCESS) { free(s); return backend_status(err); }
     s->alive = 1;
     pthread_mutex_lock(&sessions_lock);
@@ -247,10 +256,12 @@ static void session_free(mpit_session_t *s)
 {
     if (!s) return;
     pthread_mutex_lock(&sessions_lock);
-    if (s->alive && mpi_state() != MPIT_MPI_FINALIZED) MPI_T_pvar_session_free(&s->session);
+    int mine = s->alive; /* else the finalize sweep freed it */
+    s->alive = 0;
     for (mpit_session_t **p = &sessions; *p; p = &(*p)->next)
         if (*p == s) { *p = s->next; break; }
     pthread_mutex_unlock(&sessions_lock);
+    if (mine && mpi_state() != MPIT_MPI_FINALIZED) PMPI_T_pvar_session_free(&s->session);
     free(s);
 }
 
@@ -271,7 +282,7 @@ static int handle_alloc(mpit_session_t *s, int index, int comm, mpit_handle_t **
     mpit_handle_t *h = calloc(1, sizeof *h);
     if (!h) return MPIT_ERR_MPI;
     *count = 1; /* Open MPI leaves it unset for SPCs that are not attached */
-    err = MPI_T_pvar_handle_alloc(s->session, index, obj, &h->handle, count);
+    err = PMPI_T_pvar_handle_alloc(s->session, index, obj, &h->handle, count);
     if (err != MPI_SUCCESS) { free(h); return backend_status(err); }
     h->owner = s;
     *out = h;
@@ -281,27 +292,27 @@ static int handle_alloc(mpit_session_t *s, int index, int comm, mpit_handle_t **
 static int handle_start(mpit_handle_t *h)
 {
     if (!h->owner->alive) return MPIT_ERR_GONE;
-    int err = MPI_T_pvar_start(h->owner->session, h->handle);
+    int err = PMPI_T_pvar_start(h->owner->session, h->handle);
     return err == MPI_T_ERR_PVAR_NO_STARTSTOP ? MPIT_OK : backend_status(err);
 }
 
 static int handle_stop(mpit_handle_t *h)
 {
     if (!h->owner->alive) return MPIT_ERR_GONE;
-    int err = MPI_T_pvar_stop(h->owner->session, h->handle);
+    int err = PMPI_T_pvar_stop(h->owner->session, h->handle);
     return err == MPI_T_ERR_PVAR_NO_STARTSTOP ? MPIT_OK : backend_status(err);
 }
 
 static int handle_reset(mpit_handle_t *h)
 {
     if (!h->owner->alive) return MPIT_ERR_GONE;
-    return backend_status(MPI_T_pvar_reset(h->owner->session, h->handle));
+    return backend_status(PMPI_T_pvar_reset(h->owner->session, h->handle));
 }
 
 static int handle_read(mpit_handle_t *h, void *buf)
 {
     if (!h->owner->alive) return MPIT_ERR_GONE;
-    return backend_status(MPI_T_pvar_read(h->owner->session, h->handle, buf));
+    return backend_status(PMPI_T_pvar_read(h->owner->session, h->handle, buf));
 }
 
 static mpit_backend_t backend = {

@@ -51,7 +51,7 @@ void backend_pvar_request(const char *name)
 {
     if (strncmp(name, SPC_PREFIX, strlen(SPC_PREFIX)) != 0) return;
     int initialized = 0;
-    MPI_Initialized(&initialized);
+    PMPI_Initialized(&initialized);
     if (initialized) return;
     const char *counter = name + strlen(SPC_PREFIX); /* OMPI_SPC_<X> */
     attach(counter);
@@ -64,10 +64,10 @@ static void attach_value(char *buf, int len)
     int index, count;
     MPI_T_cvar_handle h;
     buf[0] = '\0';
-    if (MPI_T_cvar_get_index("mpi_spc_attach", &index) != MPI_SUCCESS) return;
-    if (MPI_T_cvar_handle_alloc(index, NULL, &h, &count) != MPI_SUCCESS) return;
-    if (count < len) MPI_T_cvar_read(h, buf);
-    MPI_T_cvar_handle_free(&h);
+    if (PMPI_T_cvar_get_index("mpi_spc_attach", &index) != MPI_SUCCESS) return;
+    if (PMPI_T_cvar_handle_alloc(index, NULL, &h, &count) != MPI_SUCCESS) return;
+    if (count < len) PMPI_T_cvar_read(h, buf);
+    PMPI_T_cvar_handle_free(&h);
     buf[len - 1] = '\0';
 }
 

@@ -1,0 +1,69 @@
+/* An event set started before MPI_Init (as TAU and HPCToolkit start theirs)
+ * counts mpit:::UNEXPECTED_MSGS exactly after it, with a promise that
+ * differs by source:
+ *  - Open MPI (an SPC, which appears at the end of MPI_Init): counted from
+ *    its appearance, so U1 messages that arrive before the first PAPI call
+ *    after MPI_Init are counted: reads U1, then U1 + U2;
+ *  - MPICH (MPI_T event callbacks, which can be registered only once MPI
+ *    runs, and PAPI has no hook inside MPI_Init): counted from the first PAPI
+ *    call of any kind after MPI_Init, so the U1 messages before it are
+ *    missed: reads 0, then U2.
+ * Rank 1 measures; its marker receive is posted before rank 0 sends, so
+ * exactly the data messages arrive unexpected.
+ * flavors: openmpi-spc mpich-events
+ * ranks: 2 4 */
+#include "check.h"
+
+#define TAG_GO 41
+#define TAG_DATA 42
+#define TAG_MARK 43
+
+enum { U1 = 6, U2 = 9 };
+
+/* Rank 0 sends n messages that rank 1 has not asked for yet, then a marker
+ * rank 1 has asked for; rank 1 returns once all are in, then drains them. */
+static void flood(int n)
+{
+    int go = 0, mark = 0, data[U2];
+    MPI_Request r;
+    if (check_rank == 1) {
+        MPI_Irecv(&mark, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, &r);
+        MPI_Send(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD);
+        MPI_Wait(&r, MPI_STATUS_IGNORE); /* messages from one peer match in order */
+        for (int i = 0; i < n; i++) MPI_Recv(&data[i], 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (check_rank == 0) {
+        MPI_Recv(&go, 1, MPI_INT, 1, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < n; i++) MPI_Send(&i, 1, MPI_INT, 1, TAG_DATA, MPI_COMM_WORLD);
+        MPI_Send(&mark, 1, MPI_INT, 1, TAG_MARK, MPI_COMM_WORLD);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int es = PAPI_NULL;
+    long long first = -1, second = -1;
+    check_papi_init();
+    CHECK_PAPI(PAPI_create_eventset(&es));
+    CHECK_PAPI(PAPI_add_named_event(es, "mpit:::UNEXPECTED_MSGS"));
+    CHECK_PAPI(PAPI_start(es));
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &check_rank);
+    int openmpi = check_is_openmpi();
+    flood(U1); /* no PAPI call on this rank since MPI_Init */
+    CHECK_PAPI(PAPI_read(es, &first));
+    flood(U2);
+    CHECK_PAPI(PAPI_read(es, &second));
+    CHECK_PAPI(PAPI_stop(es, &second));
+    check_release(1); /* keeps the other ranks' later collectives out of the count */
+    if (check_rank == 1) {
+        long long want1 = openmpi ? U1 : 0, want2 = openmpi ? U1 + U2 : U2;
+        CHECK(first == want1, "first read after MPI_Init %lld, expected %lld", first, want1);
+        CHECK(second == want2, "second read %lld, expected %lld", second, want2);
+        printf("rank 1 (%s): %lld then %lld unexpected messages\n", openmpi ? "Open MPI SPC" : "MPICH events",
+               first, second);
+    }
+    int rc = check_finish("t_start_before_init");
+    MPI_Finalize();
+    return rc;
+}
