@@ -21,6 +21,7 @@
 #include "mpit_events.h"
 #include "mpit_guard.h"
 #include "mpit_loader.h"
+#include "mpit_metrics.h"
 #include "mpit_semantics.h"
 #include "mpit_values.h"
 #include "mpit_warn.h"
@@ -258,7 +259,12 @@ static int mpit_ntv_code_to_descr(unsigned int code, char *descr, int len)
 {
     const mpit_entry_t *e = mpit_catalog_get((int)code);
     if (!e) return PAPI_ENOEVNT;
-    if (e->unusable[0]) snprintf(descr, len, "%s (cannot be added: %s)", e->description, e->unusable);
+    char gated[MPIT_NAME_LEN + 256];
+    const char *unusable = e->unusable;
+    if (!unusable[0] && e->source == MPIT_SOURCE_PVAR && backend && backend->pvar_unavailable &&
+        backend->pvar_unavailable(e->info.name, gated, sizeof gated))
+        unusable = gated;
+    if (unusable[0]) snprintf(descr, len, "%s (cannot be added: %s)", e->description, unusable);
     else snprintf(descr, len, "%s", e->description);
     return PAPI_OK;
 }

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI 5
+#define MPIT_BACKEND_ABI 6
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN 256
@@ -115,6 +115,10 @@ typedef struct mpit_backend {
     /* 0 when the MPI has the variable but does not collect it (an Open MPI
      * SPC that is not attached): reading it would give silent zeros. */
     int (*pvar_collecting)(const char *name);
+    /* 1 (with why) when the variable belongs to an MPI component that is not
+     * in use and reading it would crash the MPI (Open MPI's PSM2 MTL without
+     * PSM2): it is listed as unavailable and never read.  No MPI call. */
+    int (*pvar_unavailable)(const char *name, char *why, size_t why_len);
 
     int (*session_create)(mpit_session_t **session);
     void (*session_free)(mpit_session_t *session);

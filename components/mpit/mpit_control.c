@@ -50,6 +50,10 @@ static int check_entry(int code, char *why, int why_len)
         snprintf(why, why_len, "%s", e->unusable);
         return PAPI_ENOSUPP;
     }
+    /* asked each time: a component may be selected in MPI_Init */
+    if (e->source == MPIT_SOURCE_PVAR && backend->pvar_unavailable &&
+        backend->pvar_unavailable(e->info.name, why, (size_t)why_len))
+        return PAPI_ECMP;
     return PAPI_OK;
 }
 

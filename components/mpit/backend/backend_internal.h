@@ -14,6 +14,9 @@ int backend_map_dtype(MPI_Datatype t);
 /* Variables the MPI collects only when told before MPI_Init (Open MPI SPCs). */
 void backend_pvar_request(const char *name);
 int backend_pvar_collecting(const char *name);
+/* 1 (with why) when the variable belongs to an MPI component that is not in
+ * use, whose variables the MPI cannot read safely. */
+int backend_pvar_unavailable(const char *name, char *why, size_t why_len);
 
 /* Events part: fills the event entries of the vector when the MPI has them. */
 void backend_events_fill(mpit_backend_t *b);

@@ -328,6 +328,7 @@ static mpit_backend_t backend = {
     .pvar_index = pvar_index,
     .pvar_request = backend_pvar_request,
     .pvar_collecting = backend_pvar_collecting,
+    .pvar_unavailable = backend_pvar_unavailable,
     .session_create = session_create,
     .session_free = session_free,
     .handle_alloc = handle_alloc,
