@@ -8,7 +8,7 @@
  *   :elem=N past the variable's element count -> name accepted, add PAPI_EINVAL
  *   a window-bound variable                  -> listed, add PAPI_ENOSUPP
  *   a variable of another MPI (SPC name without SPC) -> PAPI_ENOEVNT
- *   an Open MPI SPC that is not attached      -> name accepted, add PAPI_ECNFLCT
+ *   an Open MPI SPC that is not attached      -> name accepted, add PAPI_ECMP
  *   an MPI_T event this MPI does not raise    -> PAPI_ENOEVNT
  *   a portable metric this MPI cannot provide -> PAPI_ENOEVNT, saying what would
  * Parts that need a kind of variable this MPI lacks are left out (said on
@@ -180,8 +180,8 @@ int main(int argc, char **argv)
 
     if (spc) {
         /* SPCs exist but count only when attached: refused, not silent zeros */
-        expect_add_error(es, "mpit:::runtime_spc_OMPI_SPC_SEND", PAPI_ECNFLCT);
-        expect_add_error(es, "mpit:::runtime_spc_OMPI_SPC_MAX_UNEXPECTED_IN_QUEUE", PAPI_ECNFLCT);
+        expect_add_error(es, "mpit:::runtime_spc_OMPI_SPC_SEND", PAPI_ECMP);
+        expect_add_error(es, "mpit:::runtime_spc_OMPI_SPC_MAX_UNEXPECTED_IN_QUEUE", PAPI_ECMP);
         expect_lookup_error(es, "mpit:::runtime_spc_OMPI_SPC_SEND:comm=self", PAPI_EINVAL);
     }
 

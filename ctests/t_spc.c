@@ -7,7 +7,7 @@
  *   MATCH_TIME is its value in ns; RECV, IRECV, SEND call counts exact.
  * Region B (all ranks): ISEND, IRECV, BARRIER, ALLREDUCE call counts exact;
  *   bytes sent summed over ranks == bytes received summed == ranks * K.
- * An SPC not attached, added after MPI_Init, is refused (PAPI_ECNFLCT).
+ * An SPC not attached, added after MPI_Init, is refused (PAPI_ECMP, "not supported by component").
  * flavors: openmpi-spc
  * ranks: 2 4 */
 #include "check.h"
@@ -49,7 +49,10 @@ int main(int argc, char **argv)
     int size, data[N], mark = 0, go = 1;
     long long v[A_N], w[B_N];
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Barrier(MPI_COMM_WORLD);
+    /* No barrier before region A: Open MPI 4.1 can count a barrier message
+     * that arrives early out of its unexpected-queue level twice, which
+     * leaves the level one low and MAX_UNEXPECTED_IN_QUEUE at N-1 (seen
+     * under load); rank 0 waits for rank 1's go message instead. */
 
     /* ---- region A */
     if (check_rank == 1) {
@@ -109,7 +112,7 @@ int main(int argc, char **argv)
     int late = PAPI_NULL;
     CHECK_PAPI(PAPI_create_eventset(&late));
     int rc = PAPI_add_named_event(late, SPC("PUT"));
-    CHECK(rc == PAPI_ECNFLCT, "adding an unattached SPC after MPI_Init returned %d", rc);
+    CHECK(rc == PAPI_ECMP, "adding an unattached SPC after MPI_Init returned %d", rc);
     const char *attach = getenv("OMPI_MCA_mpi_spc_attach");
     CHECK(attach && strstr(attach, "OMPI_SPC_UNEXPECTED"), "attach list '%s'", attach ? attach : "(unset)");
 

@@ -48,6 +48,15 @@ static int use_backend(const mpit_backend_t *b)
     return PAPI_OK;
 }
 
+static const char listing_only_reason[] =
+    "listing only: this process does not use MPI; mpit events can be counted only in an MPI program";
+
+static void count_native_events(void)
+{
+    mpit_catalog_rescan();
+    _mpit_vector.cmp_info.num_native_events = mpit_catalog_num_listed();
+}
+
 static int disable(const char *why)
 {
     papi_vector_t *v = &_mpit_vector;
@@ -72,14 +81,19 @@ static int mpit_init_component(int cidx)
     atomic_store(&backend_ready, 0);
     listing_only = 0;
     if (!mpit_process_has_mpi()) {
-        /* enabled, so that papi_native_avail lists the events, but say why
-         * adding them fails (disabled_reason is PAPI's only place for it) */
-        snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN,
-                 "listing only: this process does not use MPI; mpit events can be counted only in an MPI program");
+        /* Delayed: nothing is loaded now; the first listing (papi_native_avail,
+         * papi_component_avail) loads the default MPI to count and list the
+         * events, and says why adding them fails (disabled_reason is PAPI's
+         * only place for it). */
+        v->cmp_info.disabled = PAPI_EDELAY_INIT;
+        snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN, "%s", listing_only_reason);
         return PAPI_OK;
     }
     const mpit_backend_t *b = mpit_load_backend(0, why, sizeof why);
-    return b ? use_backend(b) : disable(why);
+    if (!b) return disable(why);
+    use_backend(b);
+    count_native_events(); /* what MPI_T has now; every listing updates it */
+    return PAPI_OK;
 }
 
 /* The backend, loading the default MPI first in a process without one.
@@ -90,7 +104,7 @@ static int ensure_backend(void)
 {
     char why[PAPI_MAX_STR_LEN];
     if (atomic_load_explicit(&backend_ready, memory_order_acquire)) return PAPI_OK;
-    if (_mpit_vector.cmp_info.disabled) return PAPI_ECMP;
+    if (_mpit_vector.cmp_info.disabled && _mpit_vector.cmp_info.disabled != PAPI_EDELAY_INIT) return PAPI_ECMP;
     if (atomic_exchange(&loading, 1)) return MPIT_REENTERED;
     int err = PAPI_OK;
     if (!atomic_load(&backend_ready)) {
@@ -99,6 +113,7 @@ static int ensure_backend(void)
         const mpit_backend_t *b = mpit_load_backend(!had_mpi, why, sizeof why);
         if (b) {
             listing_only = !had_mpi;
+            _mpit_vector.cmp_info.disabled = PAPI_OK;
             if (had_mpi) _mpit_vector.cmp_info.disabled_reason[0] = '\0';
             use_backend(b);
         } else {

@@ -9,7 +9,9 @@
 
 #include "mpit_events.h"
 #include "mpit_metrics.h"
+#include "mpit_rules.h"
 #include "mpit_semantics.h"
+#include "mpit_suggest.h"
 #include "mpit_values.h"
 #include "papi.h"
 
@@ -148,6 +150,31 @@ static int find_exact(const char *canonical, int with_pending)
             strcmp(entries[i]->name, canonical) == 0)
             return i;
     return -1;
+}
+
+/* Appends "; did you mean X?" with the listed name of family closest to base. */
+static void suggest_listed(const char *base, int family, const char *prefix, char *why, int why_len)
+{
+    mpit_suggestion_t sug;
+    mpit_suggest_begin(&sug, base);
+    int n = atomic_load(&size);
+    size_t plen = prefix ? strlen(prefix) : 0;
+    for (int i = 0; i < n; i++)
+        if (entries[i]->listed && entries[i]->family == family &&
+            (!prefix || strncmp(entries[i]->name, prefix, plen) == 0))
+            mpit_suggest_offer(&sug, entries[i]->name);
+    mpit_suggest_append(&sug, why, (size_t)why_len);
+}
+
+/* Portable metrics are the upper-case names; MPI variables are not. */
+static int in_metric_namespace(const char *base)
+{
+    int upper = 0;
+    for (const char *p = base; *p; p++) {
+        if (islower((unsigned char)*p)) return 0;
+        upper |= isupper((unsigned char)*p);
+    }
+    return upper;
 }
 
 /* ---- pvars ---------------------------------------------------------- */
@@ -432,6 +459,7 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
     int base = find_exact(parsed->base, 0);
     if (base < 0) {
         snprintf(why, why_len, "the running MPI has no MPI_T %s named %s", derived ? "event counter" : "event", rest);
+        suggest_listed(parsed->base, MPIT_FAMILY_EVENT, derived ? derived_prefix : event_prefix, why, why_len);
         return PAPI_ENOEVNT;
     }
     if (parsed->agg == MPIT_AGG_NONE) return base;
@@ -471,8 +499,10 @@ static int lookup_pvar(const mpit_name_t *parsed, const char *canonical, char *w
         snprintf(why, why_len, "the MPI_T variable %s has no class %s", parsed->base, mpit_class_name(parsed->cls));
     else if (scanned == 0)
         snprintf(why, why_len, "the running %s exposes no MPI_T performance variables at all", backend->family);
-    else
+    else {
         snprintf(why, why_len, "the running %s has no MPI_T variable named %s", backend->family, parsed->base);
+        suggest_listed(parsed->base, MPIT_FAMILY_PVAR, NULL, why, why_len);
+    }
     return PAPI_ENOEVNT;
 }
 
@@ -481,6 +511,14 @@ static int resolve_name(const mpit_name_t *parsed, const char *canonical, char *
 {
     const mpit_metric_t *m = mpit_metric_find(parsed->base);
     if (m) return lookup_metric(m, parsed, why, why_len);
+    if (in_metric_namespace(parsed->base)) {
+        mpit_suggestion_t sug;
+        mpit_suggest_begin(&sug, parsed->base);
+        for (int i = 0; i < mpit_num_metrics; i++) mpit_suggest_offer(&sug, mpit_metrics[i].name);
+        snprintf(why, why_len, "there is no portable metric named %s", parsed->base);
+        mpit_suggest_append(&sug, why, (size_t)why_len);
+        return PAPI_ENOEVNT;
+    }
     if (is_event_name(parsed->base)) return lookup_event(parsed, canonical, why, why_len);
     return lookup_pvar(parsed, canonical, why, why_len);
 }
@@ -497,6 +535,36 @@ static void request_sources(const mpit_backend_t *backend, const mpit_name_t *pa
     }
     for (int s = 0; s < MPIT_METRIC_SOURCES && m->sources[s].kind != MPIT_SOURCE_NONE; s++)
         if (m->sources[s].kind == MPIT_SOURCE_PVAR) backend->pvar_request(m->sources[s].name);
+}
+
+/* 1 when a name unknown before MPI_Init can be refused at once (why then
+ * says so): portable metrics are a fixed table; event counters are derived
+ * by the fixed rule table; an MPI without an events API has no events.  Only
+ * variables and events the MPI may still register in MPI_Init wait. */
+static int judged_now(const mpit_name_t *parsed, char *why, int why_len)
+{
+    if (in_metric_namespace(parsed->base)) return mpit_metric_find(parsed->base) == NULL;
+    if (!is_event_name(parsed->base)) return 0;
+    if (!backend->event_num) {
+        snprintf(why, why_len, "the running %s has no MPI_T events API (MPI 4.0 events), so no %s",
+                 backend->family, parsed->base);
+        return 1;
+    }
+    if (strncmp(parsed->base, derived_prefix, sizeof derived_prefix - 1) != 0) return 0;
+    const char *counter = parsed->base + sizeof derived_prefix - 1;
+    size_t stem = strcspn(counter, ".:");
+    mpit_suggestion_t sug;
+    char wanted[MPIT_MAX_NAME];
+    snprintf(wanted, sizeof wanted, "%.*s", (int)stem, counter);
+    mpit_suggest_begin(&sug, wanted);
+    for (int i = 0; i < mpit_num_rules; i++) {
+        if (strlen(mpit_rules[i].name) == stem && strncmp(mpit_rules[i].name, counter, stem) == 0) return 0;
+        mpit_suggest_offer(&sug, mpit_rules[i].name);
+    }
+    snprintf(why, why_len, "no rule derives a counter named %s (counters are derived.<rule>[.<statistic>])",
+             counter);
+    mpit_suggest_append(&sug, why, (size_t)why_len);
+    return 1;
 }
 
 /* Resolves a parsed name under the lock; *pending set when the name was
@@ -518,15 +586,16 @@ static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int s
         *code = c;
         return PAPI_OK;
     }
-    if (found >= 0) { *code = found; return PAPI_OK; } /* still pending */
-    if (c == PAPI_ENOEVNT && state == MPIT_MPI_NOT_STARTED) {
+    if (found >= 0 && state == MPIT_MPI_NOT_STARTED) { *code = found; return PAPI_OK; } /* still pending */
+    if (c == PAPI_ENOEVNT && state == MPIT_MPI_NOT_STARTED && !judged_now(parsed, why, why_len)) {
         /* Many variables and all events appear only during MPI_Init: accept
          * the name now and resolve it when the event set starts. */
         mpit_entry_t *e = new_entry(MPIT_FAMILY_PENDING, canonical);
         if (!e) return PAPI_ENOMEM;
         e->parsed = *parsed;
         snprintf(e->description, sizeof e->description,
-                 "Not known to MPI_T before MPI_Init; resolved when the event set starts.");
+                 "Unknown so far: MPI_T has no such name before MPI_Init; it is looked up again when the event "
+                 "set starts, and the set fails to start if MPI_Init did not bring it.");
         int pc = append(e);
         if (pc < 0) return PAPI_ENOMEM;
         *code = pc;

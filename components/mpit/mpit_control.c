@@ -57,12 +57,14 @@ static int check_entry(int code, char *why, int why_len)
     return PAPI_OK;
 }
 
-/* Binds one slot to its source; MPIT_ERR_NO_OBJECT when it has to wait
- * for MPI_Init, else a PAPI error with why. */
-static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, char *why, int why_len)
+/* Binds one slot to its source.  Returns PAPI_OK (with *waits set when the
+ * slot can be bound only once MPI runs) or a PAPI error with why. */
+static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, char *why, int why_len)
 {
+    *waits = 0;
     int err = mpit_catalog_resolve(s->code, why, why_len);
-    if (err != PAPI_OK) return state == MPIT_MPI_NOT_STARTED ? MPIT_ERR_NO_OBJECT : err;
+    if (err != PAPI_OK && state == MPIT_MPI_NOT_STARTED) return *waits = 1, PAPI_OK;
+    if (err != PAPI_OK) return err;
     const mpit_entry_t *e = mpit_catalog_get(s->code);
     if ((err = check_entry(s->code, why, why_len)) != PAPI_OK) return err;
     s->source = e->source;
@@ -79,7 +81,7 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, char *why, i
     }
     int index;
     if (backend->pvar_index(e->info.name, e->info.cls, &index) != MPIT_OK) {
-        if (state == MPIT_MPI_NOT_STARTED) return MPIT_ERR_NO_OBJECT;
+        if (state == MPIT_MPI_NOT_STARTED) return *waits = 1, PAPI_OK;
         snprintf(why, why_len, "MPI_T no longer has the variable %s", e->info.name);
         return PAPI_ENOEVNT;
     }
@@ -87,12 +89,12 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, char *why, i
         snprintf(why, why_len,
                  "%s is not collected: Open MPI counts an SPC only when it is attached before MPI_Init "
                  "(add the event before MPI_Init, or set OMPI_MCA_mpi_spc_attach=all)", e->info.name);
-        return PAPI_ECNFLCT;
+        return PAPI_ECMP;
     }
     err = backend->handle_alloc(cs->session, index, e->parsed.comm, &s->handle, &s->count);
-    if (err == MPIT_ERR_NO_OBJECT && state == MPIT_MPI_NOT_STARTED) return MPIT_ERR_NO_OBJECT;
+    if (err == MPIT_ERR_NO_OBJECT && state == MPIT_MPI_NOT_STARTED) return *waits = 1, PAPI_OK;
     if (err != MPIT_OK) {
-        snprintf(why, why_len, "MPI_T_pvar_handle_alloc failed for %s", e->name);
+        snprintf(why, why_len, "the MPI refused a handle for %s (MPI_T_pvar_handle_alloc failed)", e->name);
         return PAPI_ESYS;
     }
     if (s->count < 1) s->count = 1;
@@ -133,8 +135,9 @@ static int bind(mpit_control_t *cs, int tolerant, char *why, int why_len)
     int deferred = 0;
     for (int i = 0; i < cs->num; i++) {
         mpit_slot_t *s = &cs->slot[i];
-        int err = bind_slot(cs, s, state, why, why_len);
-        if (err == MPIT_ERR_NO_OBJECT) deferred = 1;
+        int waits;
+        int err = bind_slot(cs, s, state, &waits, why, why_len);
+        if (waits) deferred = 1;
         else if (err != PAPI_OK && !tolerant) {
             cs->failed = i;
             return err;
@@ -319,7 +322,8 @@ static int rebind_stale(mpit_control_t *cs, int i, char *why, int why_len)
     free(s->raw);
     s->raw = NULL;
     s->handle = NULL; /* freed with the session */
-    int err = bind_slot(cs, s, MPIT_MPI_RUNNING, why, why_len);
+    int waits;
+    int err = bind_slot(cs, s, MPIT_MPI_RUNNING, &waits, why, why_len);
     if (err != PAPI_OK) return err;
     uint64_t now = 0;
     mpit_value_t v;
@@ -349,7 +353,8 @@ static void catch_up_after_init(mpit_control_t *cs)
             if (read_slot(s, &v, &now) == MPIT_OK) continue;
             err = rebind_stale(cs, i, why, sizeof why);
         } else {
-            err = bind_slot(cs, s, MPIT_MPI_RUNNING, why, sizeof why);
+            int waits;
+            err = bind_slot(cs, s, MPIT_MPI_RUNNING, &waits, why, sizeof why);
             if (err == PAPI_OK) {
                 if (s->handle) backend->handle_start(s->handle);
                 reference_slot(cs, i, 1, &now);
