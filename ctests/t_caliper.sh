@@ -36,6 +36,10 @@ case $FLAVOR in
 esac
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read cali-query's JSON"; exit 1; }
 
+# the installed prefix, as the other client tests use (the shared link
+# $CACHE/clients/papi then always names the same place)
+[ -z "${PAPI_PREFIX:-}" ] && [ -f "${MPIT_BUILDDIR:-$here/../_build}/install/include/papi.h" ] &&
+  PAPI_PREFIX=${MPIT_BUILDDIR:-$here/../_build}/install
 if [ -z "${PAPI_PREFIX:-}" ]; then
   PAPI_PREFIX=$BIN/papi-prefix
   rm -rf "$PAPI_PREFIX" && mkdir -p "$PAPI_PREFIX"

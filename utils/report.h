@@ -70,7 +70,8 @@ int report_write_svg(FILE *out, const report_job_t *job, const char *chart);
 
 /* Helpers shared with the interposer. */
 int report_mkdir_p(const char *dir);
-/* Writes path with the given renderer; prints a message and returns -1 on failure. */
+/* Writes dir/file with the given renderer, whole or not at all (a temporary
+ * name, then rename); returns -1 with errno set on failure, printing nothing. */
 int report_write_file(const char *dir, const char *file, const report_job_t *job,
                       int (*render)(FILE *, const report_job_t *));
 

@@ -20,9 +20,11 @@
 #endif
 #include <mpi.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
 #include "report_log.h"
@@ -389,11 +391,13 @@ void report_log_finish(int rank)
 
     const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
     if (!dir || !*dir) dir = ".";
-    char path[4096];
+    char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/mpit-events.%d.log", dir, rank);
-    FILE *f = report_mkdir_p(dir) == 0 ? fopen(path, "w") : NULL;
+    /* whole or not at all: a temporary name, renamed once complete */
+    snprintf(tmp, sizeof tmp, "%s/.mpit-events.%d.log.tmp.%ld", dir, rank, (long)getpid());
+    FILE *f = report_mkdir_p(dir) == 0 ? fopen(tmp, "w") : NULL;
     if (!f) {
-        fprintf(stderr, PFX "event log: cannot write %s\n", path);
+        fprintf(stderr, PFX "event log: cannot write %s: %s\n", path, strerror(errno));
         goto out;
     }
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
@@ -421,7 +425,12 @@ void report_log_finish(int rank)
         fputc('\n', f);
     }
     queue_stats(f, buf, n);
-    fclose(f);
+    int bad = ferror(f);
+    if (fclose(f) || bad || rename(tmp, path)) {
+        fprintf(stderr, PFX "event log: cannot write %s: %s\n", path, bad ? "write error" : strerror(errno));
+        unlink(tmp);
+        goto out;
+    }
     if (rank == 0)
         fprintf(stderr, PFX "event log: rank 0 logged %lu event instances (%lu dropped); per-rank logs in %s/mpit-events.<rank>.log\n",
                 n, dropped_full + dropped_mpi, dir);

@@ -9,9 +9,13 @@
  * set to one component) and starts them, in a helper thread of its own so
  * that a program using PAPI itself keeps its one running set per component
  * (perf_event sets are attached to the MPI_Init thread).  At MPI_Finalize,
- * before PMPI_Finalize, it stops them, sends its values to rank 0 over a
- * duplicate of MPI_COMM_WORLD, and rank 0 prints the table and writes the
- * files.
+ * before PMPI_Finalize, it stops them and sends its values to rank 0, which
+ * prints the table and writes the files; then all ranks enter PMPI_Finalize
+ * together.  The tool's own communication (report_collect.c) is zero-byte
+ * messages into receives posted beforehand, outside the counting window, so
+ * it changes neither the user byte counts nor the unexpected messages.
+ * PAPI_MPIT_REPORT_SELFCHECK=1 prints per rank what its start-up and its
+ * collection added to UNEXPECTED_MSGS and the byte counts (for the tests).
  * Fortran programs are caught through the Fortran entry points too (Open
  * MPI's Fortran MPI_INIT calls the C PMPI_Init, never our MPI_Init).
  *
@@ -31,6 +35,7 @@
 #include <papi.h>
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <libgen.h>
 #include <pthread.h>
 #include <sys/syscall.h>
@@ -43,6 +48,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "report_collect.h"
 #include "report_log.h"
 
 #define PFX "papi-mpit-report: "
@@ -485,6 +491,45 @@ static void announce_before_init(void)
     free(copy);
 }
 
+/* Self-check (PAPI_MPIT_REPORT_SELFCHECK=1, for the tests): what the
+ * tool's own start-up and collection add to the counters it reports, per
+ * rank on stderr, measured by an event set of the application's thread
+ * around them (no other mpit set runs then). */
+static const char *const selfcheck_events[] = {"mpit:::UNEXPECTED_MSGS", "mpit:::BYTES_SENT",
+                                               "mpit:::BYTES_RECEIVED", NULL};
+static int selfcheck_es = PAPI_NULL, selfcheck_n;
+static char selfcheck_names[3][32];
+
+static void selfcheck_begin(void)
+{
+    const char *want = getenv("PAPI_MPIT_REPORT_SELFCHECK");
+    selfcheck_n = 0;
+    if (!want || strcmp(want, "1") != 0 || PAPI_create_eventset(&selfcheck_es) != PAPI_OK) return;
+    for (int i = 0; selfcheck_events[i]; i++)
+        if (PAPI_add_named_event(selfcheck_es, selfcheck_events[i]) == PAPI_OK)
+            snprintf(selfcheck_names[selfcheck_n++], sizeof selfcheck_names[0], "%s", selfcheck_events[i]);
+    if (selfcheck_n && PAPI_start(selfcheck_es) == PAPI_OK) return;
+    selfcheck_n = 0;
+    PAPI_cleanup_eventset(selfcheck_es);
+    PAPI_destroy_eventset(&selfcheck_es);
+}
+
+static void selfcheck_end(const char *what)
+{
+    long long v[3] = {0};
+    if (!selfcheck_n) return;
+    if (PAPI_stop(selfcheck_es, v) == PAPI_OK) {
+        char line[512];
+        int n = snprintf(line, sizeof line, PFX "self-check rank %d %s:", my_rank, what);
+        for (int i = 0; i < selfcheck_n && n < (int)sizeof line; i++)
+            n += snprintf(line + n, sizeof line - (size_t)n, " %s=%lld", selfcheck_names[i], v[i]);
+        fprintf(stderr, "%s\n", line);
+    }
+    PAPI_cleanup_eventset(selfcheck_es);
+    PAPI_destroy_eventset(&selfcheck_es);
+    selfcheck_n = 0;
+}
+
 static void report_start(void)
 {
     PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
@@ -502,6 +547,8 @@ static void report_start(void)
             if (my_rank == 0)
                 note("PAPI_library_init failed (%s): nothing is measured",
                      rc < 0 ? PAPI_strerror(rc) : "version mismatch");
+            collect_open();
+            collect_started();
             t_start = PMPI_Wtime();
             return;
         }
@@ -509,6 +556,10 @@ static void report_start(void)
     /* Threads are in use from now on: register the id function before our
      * thread exists (PAPI refuses it later); a no-op if the program did. */
     PAPI_thread_init(pthread_self_id);
+    /* the tool's only start-up communication, before counting starts */
+    selfcheck_begin();
+    collect_open();
+    selfcheck_end("start-up");
     capture_stderr();
     if (pthread_create(&helper, NULL, helper_main, NULL) == 0) {
         helper_running = 1;
@@ -530,6 +581,7 @@ static void report_start(void)
         if (*folded) note("default metrics this MPI does not provide: %s (adding one by name says why)", folded);
     }
     report_log_start(my_rank);
+    collect_started();
     t_start = PMPI_Wtime();
 }
 
@@ -606,7 +658,7 @@ static void read_command(char *buf, size_t len)
 static const char *chart_list;
 static int render_svg(FILE *out, const report_job_t *job) { return report_write_svg(out, job, chart_list); }
 
-static void report_output(report_job_t *job)
+static void read_library_version(report_job_t *job)
 {
     int len = 0;
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
@@ -620,6 +672,10 @@ static void report_output(report_job_t *job)
         *o++ = blank ? ' ' : *p;
     }
     *o = '\0';
+}
+
+static void report_output(report_job_t *job)
+{
     read_command(job->command, sizeof job->command);
     snprintf(job->started, sizeof job->started, "%s", started_iso);
     report_compute(job);
@@ -642,17 +698,22 @@ static void report_output(report_job_t *job)
     }
     const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
     if (dir && *dir) {
+        static const char *const files[] = {"report.txt", "ranks.csv", "report.json", "chart.svg"};
+        int (*const render[])(FILE *, const report_job_t *) = {report_write_table, report_write_csv,
+                                                               report_write_json, render_svg};
+        chart_list = getenv("PAPI_MPIT_REPORT_CHART");
+        /* one message for the whole directory: the first failure stops it */
         if (report_mkdir_p(dir)) {
-            note("cannot create the output directory %s", dir);
+            note("cannot create the output directory %s: %s; no files written", dir, strerror(errno));
             return;
         }
-        chart_list = getenv("PAPI_MPIT_REPORT_CHART");
-        int bad = 0;
-        bad |= report_write_file(dir, "report.txt", job, report_write_table);
-        bad |= report_write_file(dir, "ranks.csv", job, report_write_csv);
-        bad |= report_write_file(dir, "report.json", job, report_write_json);
-        bad |= report_write_file(dir, "chart.svg", job, render_svg);
-        if (!bad) note("wrote report.txt, ranks.csv, report.json and chart.svg in %s", dir);
+        for (int i = 0; i < 4; i++)
+            if (report_write_file(dir, files[i], job, render[i])) {
+                note("cannot write %s/%s: %s; %s", dir, files[i], strerror(errno),
+                     i ? "the files before it are complete, the others not written" : "no files written");
+                return;
+            }
+        note("wrote report.txt, ranks.csv, report.json and chart.svg in %s", dir);
     }
 }
 
@@ -670,48 +731,37 @@ static void report_finish(void)
     report_log_finish(my_rank);
 
     /* Everything below is collective: every rank takes part, whatever failed. */
-    MPI_Comm comm;
-    if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) {
-        if (my_rank == 0) note("MPI_Comm_dup failed: no report");
-        return;
-    }
     int len = 0, *lens = NULL, *displs = NULL;
-    char *mine = serialize(elapsed, &len), *all = NULL;
+    char *mine = serialize(elapsed, &len);
     if (!mine) len = 0;
-    if (my_rank == 0) {
-        lens = calloc((size_t)nprocs, sizeof *lens);
-        displs = calloc((size_t)nprocs, sizeof *displs);
-    }
-    PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm);
-    if (my_rank == 0) {
-        size_t total = 0;
-        for (int r = 0; r < nprocs; r++) {
-            displs[r] = (int)total;
-            total += (size_t)lens[r];
-        }
-        all = malloc(total + 1);
-    }
-    PMPI_Gatherv(mine, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm);
-    PMPI_Comm_free(&comm);
-    if (my_rank == 0 && all) {
-        report_job_t job;
-        report_job_init(&job, nprocs);
+    selfcheck_begin();
+    char *all = collect_gather(mine ? mine : "", len, &lens, &displs);
+    report_job_t *job = NULL;
+    if (my_rank == 0 && all && (job = calloc(1, sizeof *job))) {
+        report_job_init(job, nprocs);
         for (int r = 0; r < nprocs; r++) {
             char *rec = malloc((size_t)lens[r] + 1);
             if (!rec) continue;
             memcpy(rec, all + displs[r], (size_t)lens[r]);
             rec[lens[r]] = '\0';
-            deserialize(&job, r, rec);
+            deserialize(job, r, rec);
             free(rec);
         }
-        report_output(&job);
-        report_job_free(&job);
+        read_library_version(job);
+        report_output(job);
+        report_job_free(job);
+        free(job);
     }
+    collect_release();
+    selfcheck_end("collection");
+    collect_close();
     free(mine);
     free(all);
     free(lens);
     free(displs);
 }
+
+static void report_after_finalize(void) { report_log_after_finalize(); }
 
 /* ---- every init entry point, C or Fortran: only the outermost call of a
  * process measures (a Fortran MPI_INIT may itself call the C PMPI_Init) */
@@ -755,7 +805,7 @@ int MPI_Finalize(void)
 {
     if (state == ST_RUNNING) report_finish();
     int rc = PMPI_Finalize();
-    report_log_after_finalize();
+    report_after_finalize();
     return rc;
 }
 
@@ -811,7 +861,7 @@ static void fortran_finalize(const char *sym, void *ierr)
         int rc = PMPI_Finalize();
         if (ierr) *(MPI_Fint *)ierr = (MPI_Fint)rc;
     }
-    report_log_after_finalize();
+    report_after_finalize();
 }
 
 #define FORTRAN_INIT(sym) \

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -513,19 +514,25 @@ int report_mkdir_p(const char *dir)
     return 0;
 }
 
+/* Written whole or not at all: into a temporary name in the same directory,
+ * renamed over the final name only once complete.  On failure errno tells
+ * why and nothing is left behind; the caller says so (once). */
 int report_write_file(const char *dir, const char *file, const report_job_t *job,
                       int (*render)(FILE *, const report_job_t *))
 {
-    char path[4096];
+    char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "papi-mpit-report: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    int rc = render(f, job);
-    if (fclose(f) || rc) {
-        fprintf(stderr, "papi-mpit-report: error writing %s\n", path);
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%ld", dir, file, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    int rc = render(f, job), err = rc ? EIO : 0;
+    if (fflush(f) && !err) err = errno;
+    if (fsync(fileno(f)) && !err && errno != EINVAL) err = errno;
+    if (fclose(f) && !err) err = errno;
+    if (!err && rename(tmp, path)) err = errno;
+    if (err) {
+        unlink(tmp);
+        errno = err;
         return -1;
     }
     return 0;

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI 6
+#define MPIT_BACKEND_ABI 8
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN 256
@@ -89,6 +89,7 @@ typedef struct mpit_event_sink {
 
 typedef struct mpit_session mpit_session_t;
 typedef struct mpit_handle mpit_handle_t;
+typedef struct mpit_batch mpit_batch_t;
 
 /* Called by the backend when MPI is about to tear down MPI_T state (from an
  * MPI_COMM_SELF attribute delete callback inside MPI_Finalize). */
@@ -129,6 +130,13 @@ typedef struct mpit_backend {
     int (*handle_reset)(mpit_handle_t *handle);
     /* Hot path: reads count elements of the pvar's datatype into buf. */
     int (*handle_read)(mpit_handle_t *handle, void *buf);
+    /* The variables of an event set, read together (the hot path: one call
+     * per PAPI_read).  batch_create copies the handles (all of one session)
+     * and buffers once, when the set starts; batch_read reads handle i into
+     * buffer i and returns MPIT_OK when every read succeeded. */
+    mpit_batch_t *(*batch_create)(mpit_handle_t *const *handles, void *const *bufs, int n);
+    int (*batch_read)(const mpit_batch_t *batch);
+    void (*batch_free)(mpit_batch_t *batch);
 
     /* MPI_T events (MPI 4.0).  NULL when the MPI's header has no events API. */
     int (*event_num)(int *num);

@@ -10,6 +10,7 @@
 #include "mpit_events.h"
 #include "mpit_guard.h"
 #include "mpit_metrics.h"
+#include "mpit_read.h"
 #include "mpit_semantics.h"
 #include "mpit_warn.h"
 #include "mpit_watermarks.h"
@@ -18,7 +19,11 @@
 static const mpit_backend_t *backend;
 static atomic_int mpi_gone;
 
-void mpit_control_set_backend(const mpit_backend_t *b) { backend = b; }
+void mpit_control_set_backend(const mpit_backend_t *b)
+{
+    backend = b;
+    mpit_read_set_backend(b);
+}
 
 void mpit_control_mpi_gone(void) { atomic_store_explicit(&mpi_gone, 1, memory_order_release); }
 
@@ -26,6 +31,8 @@ static int gone(void) { return atomic_load_explicit(&mpi_gone, memory_order_acqu
 
 static void unbind(mpit_control_t *cs)
 {
+    mpit_read_unplan(cs);
+    cs->num_pvars = cs->num_counters = 0;
     for (int i = 0; i < cs->num; i++) {
         mpit_watermark_unwatch(cs->slot[i].watermark_cell);
         cs->slot[i].watermark_cell = -1;
@@ -187,26 +194,6 @@ int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why
     return PAPI_OK;
 }
 
-/* now_ns: the event clock, fetched at most once per PAPI_read. */
-static int read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
-{
-    if (s->source == MPIT_SOURCE_EVENT) {
-        if (s->engine_id < 0) return MPIT_ERR_NOT_FOUND;
-        if (*now_ns == 0) *now_ns = mpit_events_now();
-        v->i = mpit_events_read(s->engine_id, *now_ns);
-        return MPIT_OK;
-    }
-    if (!s->handle) return MPIT_ERR_NOT_FOUND;
-    int err = backend->handle_read(s->handle, s->raw);
-    if (err != MPIT_OK) return err;
-    *v = mpit_value_extract(s->raw, s->dtype, s->count, s->elem);
-    if (s->scale != 1) {
-        if (s->is_float) v->d *= (double)s->scale;
-        else v->i *= s->scale;
-    }
-    return MPIT_OK;
-}
-
 /* Establishes the reference point of slot i (start, reset, and a slot bound
  * late).  from_zero: the slot's source did not exist when the set started
  * (it came with MPI_Init), so all it has counted since is counted. */
@@ -224,7 +211,7 @@ static void reference_slot(mpit_control_t *cs, int i, int from_zero, uint64_t *n
     if (s->source == MPIT_SOURCE_EVENT && s->engine_id >= 0) {
         /* engine high-water marks restart from the current depth */
         if (s->read_kind != MPIT_READ_DELTA) mpit_events_rearm(s->engine_id);
-        else if (read_slot(s, &v, now) == MPIT_OK) s->start = v;
+        else if (mpit_read_slot(s, &v, now) == MPIT_OK) s->start = v;
         return;
     }
     if (!s->handle) return;
@@ -232,14 +219,14 @@ static void reference_slot(mpit_control_t *cs, int i, int from_zero, uint64_t *n
         /* A watermark that can be reset counts from now; a continuous one
          * is read once so that an MPI that resets on read starts afresh. */
         if (!s->continuous) backend->handle_reset(s->handle);
-        else if (read_slot(s, &v, now) == MPIT_OK && s->shared_key >= 0) {
+        else if (mpit_read_slot(s, &v, now) == MPIT_OK && s->shared_key >= 0) {
             mpit_watermark_unwatch(s->watermark_cell);
             mpit_watermark_offer(s->shared_key, v.i); /* others' maximum, not ours */
             s->watermark_cell = mpit_watermark_watch(s->shared_key);
         }
         return;
     }
-    if (read_slot(s, &v, now) == MPIT_OK) s->start = v;
+    if (mpit_read_slot(s, &v, now) == MPIT_OK) s->start = v;
 }
 
 static void take_reference(mpit_control_t *cs)
@@ -265,48 +252,9 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
     for (int i = 0; i < cs->num; i++)
         if (cs->slot[i].handle) backend->handle_start(cs->slot[i].handle);
     take_reference(cs);
+    mpit_read_plan(cs);
     cs->running = 1;
     return PAPI_OK;
-}
-
-static long long as_papi(const mpit_slot_t *s, mpit_value_t v)
-{
-    long long out;
-    if (s->is_float) memcpy(&out, &v.d, sizeof out); /* PAPI_DATATYPE_FP64 */
-    else out = v.i;
-    return out;
-}
-
-static void update_value(mpit_control_t *cs, int i, mpit_value_t v)
-{
-    mpit_slot_t *s = &cs->slot[i];
-    mpit_value_t r = v;
-    switch (s->read_kind) {
-    case MPIT_READ_DELTA:
-        if (s->is_float) r.d = v.d - s->start.d;
-        else r.i = v.i - s->start.i;
-        break;
-    case MPIT_READ_HIGH:
-        if (s->shared_key >= 0 && s->watermark_cell >= 0) {
-            mpit_watermark_offer(s->shared_key, v.i);
-            int64_t max = mpit_watermark_max(s->watermark_cell);
-            r.i = max == INT64_MIN ? 0 : max;
-            break;
-        }
-        /* fall through */
-    case MPIT_READ_LOW: {
-        int high = s->read_kind == MPIT_READ_HIGH;
-        int better = s->is_float ? (high ? v.d > s->extreme.d : v.d < s->extreme.d)
-                                 : (high ? v.i > s->extreme.i : v.i < s->extreme.i);
-        if (!s->have_extreme || better) s->extreme = v;
-        s->have_extreme = 1;
-        r = s->extreme;
-        break;
-    }
-    default:
-        break;
-    }
-    cs->values[i] = as_papi(s, r);
 }
 
 /* A slot bound before MPI_Init whose variable MPI_Init replaced (Open MPI
@@ -328,7 +276,7 @@ static int rebind_stale(mpit_control_t *cs, int i, char *why, int why_len)
     uint64_t now = 0;
     mpit_value_t v;
     backend->handle_start(s->handle);
-    if (read_slot(s, &v, &now) != MPIT_OK) return PAPI_ESYS;
+    if (mpit_read_slot(s, &v, &now) != MPIT_OK) return PAPI_ESYS;
     if (s->is_float) s->start.d = v.d - carried.d;
     else s->start.i = v.i - carried.i;
     return PAPI_OK;
@@ -350,7 +298,7 @@ static void catch_up_after_init(mpit_control_t *cs)
         if (s->source == MPIT_SOURCE_EVENT) continue;
         if (s->source == MPIT_SOURCE_PVAR && s->handle) {
             mpit_value_t v;
-            if (read_slot(s, &v, &now) == MPIT_OK) continue;
+            if (mpit_read_slot(s, &v, &now) == MPIT_OK) continue;
             err = rebind_stale(cs, i, why, sizeof why);
         } else {
             int waits;
@@ -368,6 +316,7 @@ static void catch_up_after_init(mpit_control_t *cs)
             s->source = MPIT_SOURCE_NONE;
         }
     }
+    mpit_read_plan(cs);
 }
 
 /* The first call of any kind after MPI_Init binds what came with it. */
@@ -381,12 +330,8 @@ int mpit_control_read(mpit_control_t *cs, long long **values)
 {
     *values = cs->values;
     if (gone()) return PAPI_OK; /* last values: MPI may have freed the storage */
-    catch_up(cs); /* never from a signal handler: binding allocates and calls MPI */
-    uint64_t now = 0;
-    for (int i = 0; i < cs->num; i++) {
-        mpit_value_t v;
-        if (read_slot(&cs->slot[i], &v, &now) == MPIT_OK) update_value(cs, i, v);
-    }
+    if (cs->bound_before_mpi) catch_up(cs); /* never from a signal handler: binding allocates and calls MPI */
+    mpit_read_all(cs);
     return PAPI_OK;
 }
 
@@ -394,6 +339,7 @@ int mpit_control_stop(mpit_control_t *cs)
 {
     catch_up(cs);
     cs->running = 0;
+    cs->fresh = 0;
     if (gone()) return PAPI_OK;
     for (int i = 0; i < cs->num; i++)
         if (cs->slot[i].handle) backend->handle_stop(cs->slot[i].handle);
@@ -407,7 +353,13 @@ int mpit_control_reset(mpit_control_t *cs)
         return PAPI_OK;
     }
     catch_up(cs);
-    take_reference(cs);
+    /* after a read (TAU's read + reset, PAPI_accum): from that read's values,
+     * with no call into MPI */
+    if (!mpit_read_reset_from_last(cs)) {
+        take_reference(cs);
+        mpit_read_take_starts(cs);
+    }
+    cs->fresh = 0;
     return PAPI_OK;
 }
 

@@ -23,6 +23,10 @@ typedef struct mpit_slot {
     int have_extreme;
     int shared_key;           /* MPI_T index of a reset-on-read watermark, else -1 */
     int watermark_cell;       /* mpit_watermarks cell while started, else -1 */
+    /* decided when the set starts (the read plan) */
+    int op;                   /* enum mpit_read_op: how a read computes the value */
+    int needs_now;            /* an event counter that reads the clock */
+    mpit_value_t last;        /* source value at the last read (reset takes it) */
 } mpit_slot_t;
 
 typedef struct mpit_control {
@@ -34,6 +38,18 @@ typedef struct mpit_control {
     int bound_before_mpi;     /* bound before MPI_Init: bind again once MPI runs */
     int running;
     int failed;               /* slot of the last error, -1 when the set as a whole */
+    /* the read plan: the bound variables, read with one backend call; the
+     * first num_counters of them are single 64-bit counters, whose delta is
+     * computed in a tight loop over counter_start/counter_last */
+    int num_pvars, num_counters;
+    mpit_batch_t *batch;      /* the backend's copy of handles and buffers */
+    mpit_handle_t *pvar_handles[MPIT_MAX_EVENTS];
+    void *pvar_bufs[MPIT_MAX_EVENTS];
+    unsigned char pvar_slot[MPIT_MAX_EVENTS];
+    int64_t counter_start[MPIT_MAX_EVENTS];
+    int64_t counter_last[MPIT_MAX_EVENTS];
+    int needs_now;            /* some event counter reads the clock */
+    int fresh;                /* the last call was a complete read: a reset can take its values */
 } mpit_control_t;
 
 void mpit_control_set_backend(const mpit_backend_t *backend);

@@ -581,6 +581,12 @@ int64_t mpit_engine_read(mpit_engine_t *e, int id, uint64_t now)
     return field_read(e->ctr[id].r, e->ctr[id].field, now);
 }
 
+int mpit_engine_needs_now(const mpit_engine_t *e, int id)
+{
+    if (!e || id < 0 || id >= e->nctr) return 0;
+    return e->ctr[id].field == F_TIME || e->ctr[id].field == F_LMEAN;
+}
+
 int mpit_engine_rearm(mpit_engine_t *e, int id)
 {
     int ev, what, elem;

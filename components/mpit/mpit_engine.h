@@ -105,6 +105,8 @@ int64_t mpit_engine_read(mpit_engine_t *eng, int counter_id, uint64_t now_ns);
  * empty. For PAPI_start/PAPI_reset. Racy with dispatch only in that an
  * update landing during the call may be lost. Returns 0, or -1 if not one. */
 int mpit_engine_rearm(mpit_engine_t *eng, int counter_id);
+/* 1 when reading the counter needs the current time (residence times). */
+int mpit_engine_needs_now(const mpit_engine_t *eng, int counter_id);
 
 /* Zero every statistic and key table; quiescent only. */
 void mpit_engine_reset(mpit_engine_t *eng, uint64_t t0_ns);

@@ -132,6 +132,8 @@ int mpit_events_subscribe(void)
     return err;
 }
 
+int mpit_events_needs_now(int id) { return engine ? mpit_engine_needs_now(engine, id) : 0; }
+
 void mpit_events_rearm(int id)
 {
     if (engine) mpit_engine_rearm(engine, id);

@@ -33,6 +33,8 @@ int mpit_events_counter_info(int id, mpit_counter_info_t *info);
 int mpit_events_subscribe(void);
 /* Restarts an extremum counter at PAPI_start/reset; no-op for others. */
 void mpit_events_rearm(int id);
+/* 1 when mpit_events_read(id, now) uses now (decided once, when a set starts). */
+int mpit_events_needs_now(int id);
 /* Hot path: lock-free. */
 int64_t mpit_events_read(int id, uint64_t now_ns);
 uint64_t mpit_events_now(void);

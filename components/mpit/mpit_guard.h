@@ -15,15 +15,26 @@
  * from inside the component on the same thread (signal handler, tool hook). */
 #define MPIT_REENTERED PAPI_ECLOST
 
+/* initial-exec: plain loads and stores, no __tls_get_addr (which may
+ * allocate) inside a signal handler; inline, since every PAPI_read passes. */
+extern __thread int mpit_guard_inside __attribute__((tls_model("initial-exec")));
+extern __thread int mpit_guard_signal_depth __attribute__((tls_model("initial-exec")));
+
 /* 1: entered, leave with mpit_guard_leave; 0: this thread is already inside. */
-int mpit_guard_enter(void);
-void mpit_guard_leave(void);
+static inline int mpit_guard_enter(void)
+{
+    if (mpit_guard_inside) return 0;
+    mpit_guard_inside = 1;
+    return 1;
+}
+
+static inline void mpit_guard_leave(void) { mpit_guard_inside = 0; }
 
 /* Around PAPI's overflow dispatch from the component's timer signal: reads
  * made there touch MPI only when the interrupted code was not in the
- * component. */
-void mpit_guard_signal_begin(void);
-void mpit_guard_signal_end(void);
-int mpit_guard_in_signal(void);
+ * component, and never bind. */
+static inline void mpit_guard_signal_begin(void) { mpit_guard_signal_depth++; }
+static inline void mpit_guard_signal_end(void) { mpit_guard_signal_depth--; }
+static inline int mpit_guard_in_signal(void) { return mpit_guard_signal_depth > 0; }
 
 #endif

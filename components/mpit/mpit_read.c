@@ -1,0 +1,235 @@
+/*
+ * The read path of an event set: what is decided when the set starts (the
+ * plan: which handles, which conversion, which delta), and what a read does
+ * with it.  Runs inside signal handlers (PAPI's software overflow): no lock,
+ * allocation or I/O, and one call into the backend per set.
+ */
+#include "mpit_read.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "mpit_events.h"
+#include "mpit_metrics.h"
+#include "mpit_semantics.h"
+#include "mpit_watermarks.h"
+
+/* How a read turns a slot's source into its PAPI value. */
+enum mpit_read_op {
+    OP_NONE,        /* not bound: keeps its last value */
+    OP_I64_DELTA,   /* one 64-bit integer, counted since start */
+    OP_I64_NOW,     /* one 64-bit integer, its current value */
+    OP_U32_DELTA,   /* one unsigned int, counted since start */
+    OP_U32_NOW,     /* one unsigned int, its current value */
+    OP_PVAR,        /* anything else a variable holds: arrays, doubles, scales, watermarks */
+    OP_EVENT_DELTA, /* an event counter, counted since start */
+    OP_EVENT        /* an event counter read as it is (levels, maxima) */
+};
+
+static const mpit_backend_t *backend;
+
+void mpit_read_set_backend(const mpit_backend_t *b) { backend = b; }
+
+/* now_ns: the event clock, fetched at most once per PAPI_read. */
+int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
+{
+    if (s->source == MPIT_SOURCE_EVENT) {
+        if (s->engine_id < 0) return MPIT_ERR_NOT_FOUND;
+        if (*now_ns == 0) *now_ns = mpit_events_now();
+        v->i = mpit_events_read(s->engine_id, *now_ns);
+        return MPIT_OK;
+    }
+    if (!s->handle) return MPIT_ERR_NOT_FOUND;
+    int err = backend->handle_read(s->handle, s->raw);
+    if (err != MPIT_OK) return err;
+    *v = mpit_value_extract(s->raw, s->dtype, s->count, s->elem);
+    if (s->scale != 1) {
+        if (s->is_float) v->d *= (double)s->scale;
+        else v->i *= s->scale;
+    }
+    return MPIT_OK;
+}
+
+static long long as_papi(const mpit_slot_t *s, mpit_value_t v)
+{
+    long long out;
+    if (s->is_float) memcpy(&out, &v.d, sizeof out); /* PAPI_DATATYPE_FP64 */
+    else out = v.i;
+    return out;
+}
+
+static void update_value(mpit_control_t *cs, int i, mpit_value_t v)
+{
+    mpit_slot_t *s = &cs->slot[i];
+    mpit_value_t r = v;
+    switch (s->read_kind) {
+    case MPIT_READ_DELTA:
+        if (s->is_float) r.d = v.d - s->start.d;
+        else r.i = v.i - s->start.i;
+        break;
+    case MPIT_READ_HIGH:
+        if (s->shared_key >= 0 && s->watermark_cell >= 0) {
+            mpit_watermark_offer(s->shared_key, v.i);
+            int64_t max = mpit_watermark_max(s->watermark_cell);
+            r.i = max == INT64_MIN ? 0 : max;
+            break;
+        }
+        /* fall through */
+    case MPIT_READ_LOW: {
+        int high = s->read_kind == MPIT_READ_HIGH;
+        int better = s->is_float ? (high ? v.d > s->extreme.d : v.d < s->extreme.d)
+                                 : (high ? v.i > s->extreme.i : v.i < s->extreme.i);
+        if (!s->have_extreme || better) s->extreme = v;
+        s->have_extreme = 1;
+        r = s->extreme;
+        break;
+    }
+    default:
+        break;
+    }
+    cs->values[i] = as_papi(s, r);
+}
+
+static int choose_op(const mpit_slot_t *s)
+{
+    if (s->source == MPIT_SOURCE_EVENT)
+        return s->engine_id < 0 ? OP_NONE : s->read_kind == MPIT_READ_DELTA ? OP_EVENT_DELTA : OP_EVENT;
+    if (s->source != MPIT_SOURCE_PVAR || !s->handle) return OP_NONE;
+    int simple = s->count == 1 && s->elem <= 0 && s->scale == 1 && !s->is_float &&
+                 (s->read_kind == MPIT_READ_DELTA || s->read_kind == MPIT_READ_CURRENT);
+    size_t width = mpit_dtype_size(s->dtype);
+    if (simple && width == 8) return s->read_kind == MPIT_READ_DELTA ? OP_I64_DELTA : OP_I64_NOW;
+    if (simple && s->dtype == MPIT_TYPE_UNSIGNED) return s->read_kind == MPIT_READ_DELTA ? OP_U32_DELTA : OP_U32_NOW;
+    return OP_PVAR;
+}
+
+/* Counters are read straight into counter_last: the delta loop then runs
+ * over two contiguous arrays. */
+static void plan_pvar(mpit_control_t *cs, int i, int counter)
+{
+    int k = cs->num_pvars++;
+    cs->pvar_handles[k] = cs->slot[i].handle;
+    cs->pvar_bufs[k] = counter ? (void *)&cs->counter_last[k] : cs->slot[i].raw;
+    cs->pvar_slot[k] = (unsigned char)i;
+}
+
+/* Single 64-bit counters first (the tight loop), then the other variables. */
+void mpit_read_plan(mpit_control_t *cs)
+{
+    cs->num_pvars = 0;
+    cs->needs_now = 0;
+    cs->fresh = 0;
+    for (int i = 0; i < cs->num; i++) {
+        mpit_slot_t *s = &cs->slot[i];
+        s->op = choose_op(s);
+        s->needs_now = s->op >= OP_EVENT_DELTA && mpit_events_needs_now(s->engine_id);
+        cs->needs_now |= s->needs_now;
+        if (s->op == OP_I64_DELTA) {
+            cs->counter_start[cs->num_pvars] = s->start.i;
+            plan_pvar(cs, i, 1);
+        }
+    }
+    cs->num_counters = cs->num_pvars;
+    for (int i = 0; i < cs->num; i++)
+        if (cs->slot[i].op > OP_I64_DELTA && cs->slot[i].op <= OP_PVAR) plan_pvar(cs, i, 0);
+    mpit_read_unplan(cs);
+    if (cs->num_pvars) cs->batch = backend->batch_create(cs->pvar_handles, cs->pvar_bufs, cs->num_pvars);
+    if (!cs->batch) cs->num_pvars = cs->num_counters = 0; /* out of memory: variables keep their values */
+}
+
+void mpit_read_unplan(mpit_control_t *cs)
+{
+    if (cs->batch && backend) backend->batch_free(cs->batch);
+    cs->batch = NULL;
+}
+
+void mpit_read_take_starts(mpit_control_t *cs)
+{
+    for (int k = 0; k < cs->num_counters; k++) cs->counter_start[k] = cs->slot[cs->pvar_slot[k]].start.i;
+    cs->fresh = 0;
+}
+
+/* The value of variable slot i from its freshly read buffer. */
+static void apply_pvar(mpit_control_t *cs, int i)
+{
+    mpit_slot_t *s = &cs->slot[i];
+    int64_t v;
+    switch (s->op) {
+    case OP_I64_NOW:
+        cs->values[i] = s->last.i = *(const int64_t *)s->raw;
+        return;
+    case OP_U32_DELTA:
+        v = *(const unsigned *)s->raw;
+        s->last.i = v;
+        cs->values[i] = v - s->start.i;
+        return;
+    case OP_U32_NOW:
+        cs->values[i] = s->last.i = *(const unsigned *)s->raw;
+        return;
+    default: {
+        mpit_value_t x = mpit_value_extract(s->raw, s->dtype, s->count, s->elem);
+        if (s->scale != 1) {
+            if (s->is_float) x.d *= (double)s->scale;
+            else x.i *= s->scale;
+        }
+        s->last = x;
+        update_value(cs, i, x);
+    }
+    }
+}
+
+void mpit_read_all(mpit_control_t *cs)
+{
+    int n = cs->num_pvars, c = cs->num_counters;
+    /* one failed read (MPI tearing down): keep the last values of them all */
+    int got = n && backend->batch_read(cs->batch) == MPIT_OK ? n : 0;
+    if (got < c) c = got;
+    for (int k = 0; k < c; k++) cs->values[cs->pvar_slot[k]] = cs->counter_last[k] - cs->counter_start[k];
+    for (int k = c; k < got; k++) apply_pvar(cs, cs->pvar_slot[k]);
+    if (n < cs->num) { /* event counters: atomics, no MPI call unless a counter needs the clock */
+        uint64_t now = cs->needs_now ? mpit_events_now() : 0;
+        for (int i = 0; i < cs->num; i++) {
+            mpit_slot_t *s = &cs->slot[i];
+            if (s->op < OP_EVENT_DELTA) continue;
+            mpit_value_t v = {.i = mpit_events_read(s->engine_id, now)};
+            s->last = v;
+            if (s->op == OP_EVENT_DELTA) cs->values[i] = v.i - s->start.i;
+            else update_value(cs, i, v);
+        }
+    }
+    cs->fresh = got == n;
+}
+
+int mpit_read_reset_from_last(mpit_control_t *cs)
+{
+    if (!cs->fresh) return 0;
+    for (int k = 0; k < cs->num_counters; k++) {
+        cs->counter_start[k] = cs->counter_last[k];
+        cs->values[cs->pvar_slot[k]] = 0;
+    }
+    for (int i = 0; i < cs->num; i++) {
+        mpit_slot_t *s = &cs->slot[i];
+        if (s->op == OP_NONE || s->op == OP_I64_DELTA) continue;
+        cs->values[i] = 0;
+        switch (s->read_kind) {
+        case MPIT_READ_DELTA:
+            s->start = s->last;
+            break;
+        case MPIT_READ_HIGH:
+        case MPIT_READ_LOW:
+            s->have_extreme = 0;
+            if (s->source == MPIT_SOURCE_EVENT) mpit_events_rearm(s->engine_id);
+            else if (s->shared_key >= 0) {
+                /* the read just offered its value to the pool: watch afresh */
+                mpit_watermark_unwatch(s->watermark_cell);
+                s->watermark_cell = mpit_watermark_watch(s->shared_key);
+            } else if (!s->continuous) {
+                backend->handle_reset(s->handle);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return 1;
+}

@@ -1,0 +1,33 @@
+/*
+ * The read path of an event set (mpit_control.h): the plan decided when the
+ * set starts, the hot read, and the reset that reuses a read's values.
+ */
+#ifndef MPIT_READ_H
+#define MPIT_READ_H
+
+#include <stdint.h>
+
+#include "mpit_control.h"
+
+void mpit_read_set_backend(const mpit_backend_t *backend);
+
+/* One slot, read on its own (references, rebinding): MPIT_OK or an error.
+ * now_ns: the event clock, fetched at most once per call sequence. */
+int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns);
+
+/* Decides, once the set's slots are bound, how each is read. */
+void mpit_read_plan(mpit_control_t *cs);
+/* Frees the plan's backend batch (before the handles go). */
+void mpit_read_unplan(mpit_control_t *cs);
+
+/* The slots' references changed (a reset that read MPI): the plan takes them. */
+void mpit_read_take_starts(mpit_control_t *cs);
+
+/* Hot path: reads every bound slot into cs->values. */
+void mpit_read_all(mpit_control_t *cs);
+
+/* PAPI_reset right after a complete read: the read's values become the
+ * reference, with no call into MPI.  0 when there was no such read. */
+int mpit_read_reset_from_last(mpit_control_t *cs);
+
+#endif

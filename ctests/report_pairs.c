@@ -1,0 +1,94 @@
+/* Helper program of t_report_exact.sh: traffic whose counters are known.
+ *
+ *   report_pairs [-r] [-p]      (default: both)
+ *
+ * -r  early ring: rank r sends r+1 messages of 16 bytes to rank (r+1) mod N,
+ *     then a token; the receiver waits for the token with MPI_Probe (so the
+ *     token, too, arrives before any receive: it is always unexpected) and
+ *     only then receives.  Unexpected messages on rank r: left + 1 data
+ *     messages plus the token, left = (r-1) mod N.  Nothing else is
+ *     communicated in this mode, so nothing else can arrive unexpected.
+ * -p  every pair of ranks exchanges messages of 0, 100, 1000, 5000 and
+ *     70000 bytes (eager, inline and rendezvous paths), then an allreduce.
+ * Rank 0 prints one line to stdout; exit 0.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TAG_DATA 5
+#define TAG_TOKEN 6
+#define TAG_PAIR 7
+
+static void early_ring(int rank, int size)
+{
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int nsend = rank + 1, nrecv = left + 1;
+    char sbuf[16] = {0}, rbuf[16];
+    MPI_Request *req = calloc((size_t)nsend + 1, sizeof *req);
+    MPI_Status *st = calloc((size_t)nsend + 1, sizeof *st); /* not IGNORE: gcc warns on MPICH's */
+    for (int i = 0; i < nsend; i++) MPI_Isend(sbuf, 16, MPI_CHAR, right, TAG_DATA, MPI_COMM_WORLD, &req[i]);
+    MPI_Isend(NULL, 0, MPI_CHAR, right, TAG_TOKEN, MPI_COMM_WORLD, &req[nsend]);
+    /* the token comes after the data (non-overtaking): all of it is queued */
+    MPI_Probe(left, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int i = 0; i < nrecv; i++) MPI_Recv(rbuf, 16, MPI_CHAR, left, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(NULL, 0, MPI_CHAR, left, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Waitall(nsend + 1, req, st);
+    free(req);
+    free(st);
+}
+
+static void all_pairs(int rank, int size)
+{
+    static const int sizes[] = {0, 100, 1000, 5000, 70000};
+    enum { NS = sizeof sizes / sizeof sizes[0] };
+    char *sbuf = calloc(70000, 1), *rbuf = calloc((size_t)size * NS, 70000);
+    MPI_Request *req = calloc((size_t)size * NS * 2, sizeof *req);
+    MPI_Status *st = calloc((size_t)size * NS * 2, sizeof *st);
+    int n = 0;
+    for (int peer = 0; peer < size; peer++) {
+        if (peer == rank) continue;
+        for (int s = 0; s < NS; s++)
+            MPI_Irecv(rbuf + ((size_t)peer * NS + s) * 70000, sizes[s], MPI_CHAR, peer, TAG_PAIR + s,
+                      MPI_COMM_WORLD, &req[n++]);
+        for (int s = 0; s < NS; s++)
+            MPI_Isend(sbuf, sizes[s], MPI_CHAR, peer, TAG_PAIR + s, MPI_COMM_WORLD, &req[n++]);
+    }
+    MPI_Waitall(n, req, st);
+    for (int peer = 0; peer < size; peer++) /* blocking ones too */
+        if (peer != rank) {
+            MPI_Sendrecv(sbuf, 3000, MPI_CHAR, peer, TAG_PAIR, rbuf, 3000, MPI_CHAR, peer, TAG_PAIR, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+        }
+    long one = 1, sum = 0;
+    MPI_Allreduce(&one, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    free(sbuf);
+    free(rbuf);
+    free(req);
+    free(st);
+}
+
+int main(int argc, char **argv)
+{
+    int ring = 0, pairs = 0, opt;
+    while ((opt = getopt(argc, argv, "rp")) != -1) {
+        if (opt == 'r') ring = 1;
+        else if (opt == 'p') pairs = 1;
+        else {
+            fprintf(stderr, "usage: report_pairs [-r] [-p]\n");
+            return 2;
+        }
+    }
+    if (!ring && !pairs) ring = pairs = 1;
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (ring) early_ring(rank, size);
+    if (pairs) all_pairs(rank, size);
+    if (rank == 0) printf("report_pairs: %d ranks%s%s\n", size, ring ? ", early ring" : "", pairs ? ", all pairs" : "");
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# papi-mpit-report when things go wrong (report_fault.c, report_app.c):
+# - MPI_Abort(7) on one rank: the job's exit status is the one it has
+#   without the tool, and it ends (timeout detects a hang);
+# - one rank killed by SIGKILL: the job ends as it does without the tool;
+# - a program returning 5 from main without MPI_Finalize: same status as
+#   without the tool, no crash at exit;
+# - an output directory that cannot be written: one error line, the table
+#   still on stderr, the program's exit status (3) unchanged;
+# - files limited to 3 KiB (the program sets RLIMIT_FSIZE on itself after
+#   MPI_Init, SIGXFSZ ignored): every file in the directory is complete (the one that failed
+#   keeps its previous whole version), no temporary file is left, one error.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=${MPIT_BUILDDIR:-$(cd "$BIN/../.." && pwd)}
+wrap=$build/utils/papi-mpit-report
+export PAPI_MPIT_REPORT_LIBDIR=$build/.libs
+unset PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR PAPI_MPIT_REPORT_CHART PAPI_MPIT_REPORT_QUIET PAPI_MPIT_REPORT_LOG
+[ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }
+. "$(dirname "$0")/common/test_lib.sh"
+test_workdir report-faults || exit 1
+$MPICC -Wall -Wextra -Werror "$here/report_fault.c" -o report_fault && $MPICC -O2 "$here/report_app.c" -o report_app \
+  || { echo "FAIL: cannot build the test programs"; exit 1; }
+# 124 is timeout's: a hang
+run() { timeout 60 $MPIRUN $MPIRUN_OPTS "$@"; }
+crashed() { grep -qiE "segmentation fault|signal 11|core dumped|SIGSEGV|SIGABRT" "$1"; }
+
+# same_as_base NAME NP ARGS...: the status with the tool is the one without
+same_as_base() {
+  local name=$1 np=$2; shift 2
+  run -np "$np" ./report_fault "$@" >"$name.base.out" 2>"$name.base.err"
+  local base=$?
+  run -np "$np" "$wrap" -q ./report_fault "$@" >"$name.out" 2>"$name.err"
+  local rc=$?
+  if [ $rc = 124 ] || [ $base = 124 ]; then
+    fail "$name np=$np: hang (timeout), status $rc with the tool, $base without"
+  elif [ $rc != "$base" ] || crashed "$name.err"; then
+    fail "$name np=$np: status $rc with the tool, $base without"; cat "$name.err"
+  else
+    ok "$name np=$np: status $rc, as without the tool"
+  fi
+  last_rc=$rc
+}
+
+for np in 1 2; do
+  same_as_base abort $np abort 7
+  [ "$last_rc" = 7 ] || fail "abort np=$np: status $last_rc, MPI_Abort said 7"
+  same_as_base noexit $np exit 5
+  [ $np = 1 ] && { [ "$last_rc" = 5 ] || fail "no MPI_Finalize np=1: status $last_rc, main returned 5"; }
+done
+same_as_base kill 2 kill
+[ "$last_rc" != 0 ] || fail "kill: status 0 after a rank was killed"
+
+# ---- an output directory that cannot be made: a regular file stands in its way
+echo "not a directory" >blocker
+run -np 2 "$wrap" -o blocker/out ./report_app -x 3 >nodir.out 2>nodir.err
+rc=$?
+n=$(grep -c "^papi-mpit-report: cannot \(create\|write\)" nodir.err)
+[ $rc = 3 ] && [ "$n" = 1 ] && grep -q "^papi-mpit-report: 2 ranks on" nodir.err \
+  && ok "unwritable output directory: one error line ($(grep '^papi-mpit-report: cannot' nodir.err)), table shown, status 3" \
+  || { fail "unwritable output directory: status $rc, $n error lines"; cat nodir.err; }
+
+# ---- whole files or none: a complete report first, then one that cannot fit
+run -np 2 "$wrap" -q -o out ./report_fault fsize 100000 >/dev/null 2>full.err
+ls out >before.list
+for f in $(cat before.list); do cp "out/$f" "before.$f"; done
+[ "$(wc -l <before.list)" = 4 ] || { fail "the complete run wrote $(wc -l <before.list) files"; cat full.err; }
+run -np 2 "$wrap" -q -o out ./report_fault fsize 3 >/dev/null 2>small.err
+rc=$?
+bad=0
+for f in out/*; do
+  case $f in
+    *.json) python3 -m json.tool "$f" >/dev/null 2>&1 || { echo "incomplete $f"; bad=1; } ;;
+    *.svg)  python3 -c "import xml.dom.minidom, sys; xml.dom.minidom.parse(sys.argv[1])" "$f" 2>/dev/null \
+              || { echo "incomplete $f"; bad=1; } ;;
+    *.csv)  [ "$(wc -l <"$f")" = 3 ] || { echo "incomplete $f"; bad=1; } ;;
+    *.txt)  grep -q "^perf::TASK-CLOCK" "$f" || { echo "incomplete $f"; bad=1; } ;;
+  esac
+done
+failed=$(sed -n 's|^papi-mpit-report: cannot write out/\([^:]*\): .*|\1|p' small.err)
+n=$(grep -c "^papi-mpit-report: cannot" small.err)
+leftover=$(find out -name '.*' -type f | wc -l)
+if [ $rc = 3 ] && [ $bad = 0 ] && [ "$n" = 1 ] && [ -n "$failed" ] && [ "$leftover" = 0 ] \
+   && cmp -s "out/$failed" "before.$failed" && [ "$(ls out)" = "$(cat before.list)" ]; then
+  ok "file size limit: $failed failed and kept its previous whole version, all files complete, no temporaries"
+else
+  fail "file size limit: status $rc, $n error lines, failed '$failed', $leftover temporaries, incomplete: $bad"
+  cat small.err; ls -la out
+fi
+
+[ $fails -eq 0 ] && echo "PASS t_report_faults ($FLAVOR)" || echo "$fails check(s) failed"
+[ $fails -eq 0 ]
