@@ -26,7 +26,7 @@
 
 #define MAX_EV    10
 #define MAX_EL    6
-#define MAX_OPS   3000
+#define MAX_OPS   1000
 #define MAX_POOL  256
 #define MAX_IDS   64
 
