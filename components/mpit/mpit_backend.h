@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI 8
+#define MPIT_BACKEND_ABI 9
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN 256
@@ -76,11 +76,15 @@ typedef struct mpit_event_info {
 } mpit_event_info_t;
 
 /* Where event instances go (called inside MPI, from any thread: the sink
- * must not lock, allocate or do I/O).  elements_wanted says how many leading
- * elements to read (0: only the timestamp; MPICH 4.0.2's dequeue event
- * points its data at NULL). */
+ * must not lock, allocate or do I/O).  plan gives, once per event type, a
+ * word the sink keeps current: its low byte says how many leading elements
+ * to read (0: none; MPICH 4.0.2's dequeue event points its data at NULL),
+ * bit 8 whether the timestamp is needed (else 0 is passed). */
+#define MPIT_PLAN_ELEMENTS 0xffu
+#define MPIT_PLAN_TIME 0x100u
+
 typedef struct mpit_event_sink {
-    int (*elements_wanted)(void *ctx, int event_index);
+    const _Atomic unsigned *(*plan)(void *ctx, int event_index);
     void (*deliver)(void *ctx, int event_index, uint64_t timestamp_ns, const int64_t *elements,
                     int nelements);
     void (*dropped)(void *ctx, int event_index, uint64_t count);

@@ -34,6 +34,8 @@ static void unbind(mpit_control_t *cs)
     mpit_read_unplan(cs);
     cs->num_pvars = cs->num_counters = 0;
     for (int i = 0; i < cs->num; i++) {
+        if (cs->slot[i].activated && !gone()) mpit_events_activate(cs->slot[i].engine_id, -1);
+        cs->slot[i].activated = 0;
         mpit_watermark_unwatch(cs->slot[i].watermark_cell);
         cs->slot[i].watermark_cell = -1;
         free(cs->slot[i].raw);
@@ -83,6 +85,10 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
         if (mpit_events_subscribe() != 0) {
             snprintf(why, why_len, "registering MPI_T event callbacks failed");
             return PAPI_ESYS;
+        }
+        if (s->engine_id >= 0) {
+            mpit_events_activate(s->engine_id, +1); /* its rule runs from now on */
+            s->activated = 1;
         }
         return PAPI_OK;
     }

@@ -21,6 +21,7 @@ typedef struct mpit_slot {
     mpit_value_t start;       /* value at start or reset (DELTA) */
     mpit_value_t extreme;     /* running max or min (HIGH, LOW) */
     int have_extreme;
+    int activated;            /* counts as a reader of its event rule (mpit_events_activate) */
     int shared_key;           /* MPI_T index of a reset-on-read watermark, else -1 */
     int watermark_cell;       /* mpit_watermarks cell while started, else -1 */
     /* decided when the set starts (the read plan) */

@@ -38,6 +38,8 @@ typedef struct rstate {
     au64 n, sum, min, max, unmatched, removes, hwm, sum_ins, sum_rem;
     au64 wbeg, wend, last_time;
     _Atomic int64_t depth;
+    _Atomic int active;   /* gated engines: counters of this rule being read */
+    au64 t0;              /* gated engines: when the rule became active */
     slot_t *slots;
     uint64_t mask;
     int probe;
@@ -58,6 +60,7 @@ typedef struct evstate {
     int *kind;
     char **raw_name;      /* RAW_STRIDE names: event, then :sum= and :max= per element */
     au64 count, track;    /* track: elements whose sum/max are kept */
+    _Atomic unsigned plan; /* for the callback: elements to read | PLAN_TIME */
     au64 *esum, *emax;
     action_t *act;
 } evstate_t;
@@ -76,6 +79,7 @@ typedef struct counter {
 
 struct mpit_engine {
     int nev, slots, bound, nrows, nctr;
+    int gated;            /* rules run only while active (mpit_engine_gate) */
     evstate_t *ev;
     const mpit_rule_t *rows;
     int *row_active;
@@ -297,7 +301,7 @@ static void lv_out(mpit_engine_t *e, rstate_t *r, uint64_t ts, int by_count)
     int64_t old = atomic_fetch_sub(&r->depth, 1);
     if (by_count && old <= 0) {
         atomic_fetch_add(&r->depth, 1);
-        atomic_fetch_add(&r->sum_ins, atomic_load_explicit(&e->t0, memory_order_relaxed));
+        atomic_fetch_add(&r->sum_ins, atomic_load_explicit(e->gated ? &r->t0 : &e->t0, memory_order_relaxed));
         atomic_fetch_add(&r->unmatched, 1);
     }
     atomic_fetch_add(&r->sum_rem, ts);
@@ -436,24 +440,24 @@ void mpit_engine_dispatch(mpit_engine_t *e, int id, uint64_t ts,
     evstate_t *E;
     uint64_t m;
 
-    if (!e)
-        return;
-    if (!e->bound || id < 0 || id >= e->nev || !e->ev[id].described) {
-        drop(e);
+    if (!e || !e->bound || (unsigned)id >= (unsigned)e->nev || !e->ev[id].described) {
+        if (e)
+            drop(e);
         return;
     }
     E = &e->ev[id];
     if (!el || n < 0 || E->noread)
         n = 0;
-    if (n > E->nelem)
+    else if (n > E->nelem)
         n = E->nelem;
-    if (atomic_load_explicit(&e->t0, memory_order_relaxed) == 0) {
+    /* ts is 0 when no running rule times this event (the callback's plan) */
+    if (ts && atomic_load_explicit(&e->t0, memory_order_relaxed) == 0) {
         uint64_t zero = 0;
         atomic_compare_exchange_strong(&e->t0, &zero, ts);
     }
     atomic_fetch_add_explicit(&E->count, 1, memory_order_relaxed);
 
-    m = atomic_load_explicit(&E->track, memory_order_relaxed);
+    m = n ? atomic_load_explicit(&E->track, memory_order_relaxed) : 0;
     for (int i = 0; m && i < n; i++, m >>= 1) {
         if (!(m & 1))
             continue;
@@ -462,10 +466,13 @@ void mpit_engine_dispatch(mpit_engine_t *e, int id, uint64_t ts,
                        (E->kind[i] == MPIT_ELEM_SIGNED ? BIAS : 0));
     }
     for (int i = 0; i < E->nact; i++) {
-        if (E->act[i].need > n)
+        const action_t *a = &E->act[i];
+        if (e->gated && !atomic_load_explicit(&a->r->active, memory_order_relaxed))
+            continue;
+        if (a->need > n)
             drop(e);
         else
-            run_action(e, &E->act[i], ts, el);
+            run_action(e, a, ts, el);
     }
 }
 
@@ -1162,6 +1169,72 @@ int mpit_engine_counter_info(const mpit_engine_t *e, int id, mpit_counter_info_t
     return 0;
 }
 
+/* What the callback must fetch for event ev: how many leading elements (the
+ * rules' keys and values, tracked sums and maxima) and whether a rule that
+ * runs needs its timestamp (pairs and levels). */
+static void refresh_plan(mpit_engine_t *e, int ev)
+{
+    evstate_t *E = &e->ev[ev];
+    unsigned time = 0;
+    for (int i = 0; i < E->nact; i++) {
+        const action_t *a = &E->act[i];
+        int timed = a->op == OP_BEGIN || a->op == OP_END || a->op == OP_INSERT || a->op == OP_REMOVE;
+        if (timed && (!e->gated || atomic_load(&a->r->active))) time = MPIT_PLAN_TIME;
+    }
+    atomic_store(&E->plan, (unsigned)mpit_engine_elements_to_read(e, ev) | time);
+}
+
+const _Atomic unsigned *mpit_engine_event_plan(mpit_engine_t *e, int ev)
+{
+    static _Atomic unsigned nothing;
+    if (!e || ev < 0 || ev >= e->nev || !e->ev[ev].described) return &nothing;
+    return &e->ev[ev].plan;
+}
+
+void mpit_engine_gate(mpit_engine_t *e)
+{
+    if (!e) return;
+    e->gated = 1;
+    for (int ev = 0; ev < e->nev; ev++)
+        if (e->ev[ev].described) refresh_plan(e, ev);
+}
+
+/* A rule that becomes active starts afresh: what it shows is counted from
+ * then on (a LEVEL rule counts items queued before as queued at now). */
+static void rule_restart(rstate_t *r, uint64_t now)
+{
+    atomic_store(&r->wbeg, atomic_load(&r->wbeg) + 1);
+    atomic_store(&r->n, 0);
+    atomic_store(&r->sum, 0);
+    atomic_store(&r->min, UINT64_MAX);
+    atomic_store(&r->max, 0);
+    atomic_store(&r->unmatched, 0);
+    atomic_store(&r->removes, 0);
+    atomic_store(&r->hwm, 0);
+    atomic_store(&r->sum_ins, 0);
+    atomic_store(&r->sum_rem, 0);
+    atomic_store(&r->depth, 0);
+    atomic_store(&r->last_time, 0);
+    atomic_store(&r->t0, now);
+    for (uint64_t i = 0; r->slots && i <= r->mask; i++) { /* keyed: pairs, items, streams */
+        atomic_store(&r->slots[i].key, KEY_EMPTY);
+        atomic_store(&r->slots[i].val, 0);
+    }
+    atomic_store(&r->wend, atomic_load(&r->wend) + 1);
+}
+
+int mpit_engine_activate(mpit_engine_t *e, int id, int delta, uint64_t now)
+{
+    if (!e || id < 0 || id >= e->nctr || !e->ctr[id].r) return -1; /* raw counters always run */
+    rstate_t *r = e->ctr[id].r;
+    int before = atomic_fetch_add(&r->active, delta);
+    if (before == 0 && delta > 0) rule_restart(r, now);
+    if ((before == 0) != (before + delta == 0))
+        for (int ev = 0; ev < e->nev; ev++)
+            if (e->ev[ev].described) refresh_plan(e, ev);
+    return 0;
+}
+
 int mpit_engine_raw_counter(mpit_engine_t *e, int ev, int what, int elem)
 {
     evstate_t *E;
@@ -1175,6 +1248,7 @@ int mpit_engine_raw_counter(mpit_engine_t *e, int ev, int what, int elem)
         E->kind[elem] == MPIT_ELEM_OTHER || E->noread)
         return -1;
     atomic_fetch_or(&E->track, 1ull << elem);
+    refresh_plan(e, ev);
     return RAW_BASE + ev * RAW_STRIDE + (what == MPIT_RAW_SUM ? 1 : 2) + 2 * elem;
 }
 

@@ -21,6 +21,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "mpit_backend.h" /* MPIT_PLAN_* */
 #include "mpit_rules.h"
 
 typedef struct mpit_engine mpit_engine_t;
@@ -105,6 +107,17 @@ int64_t mpit_engine_read(mpit_engine_t *eng, int counter_id, uint64_t now_ns);
  * empty. For PAPI_start/PAPI_reset. Racy with dispatch only in that an
  * update landing during the call may be lost. Returns 0, or -1 if not one. */
 int mpit_engine_rearm(mpit_engine_t *eng, int counter_id);
+/* Rules run only while one of their counters is read (mpit_engine_activate):
+ * the component's engine is gated; a fresh engine runs every rule. */
+void mpit_engine_gate(mpit_engine_t *eng);
+/* delta +1 when a counter starts being read, -1 when it stops; a rule that
+ * becomes active starts afresh at now (ns).  Raw event counters always run. */
+int mpit_engine_activate(mpit_engine_t *eng, int counter_id, int delta, uint64_t now);
+/* The callback's plan for event type ev, kept current by the engine: the
+ * low bits say how many leading elements to read, MPIT_PLAN_TIME whether a
+ * running rule needs the timestamp. */
+const _Atomic unsigned *mpit_engine_event_plan(mpit_engine_t *eng, int ev);
+
 /* 1 when reading the counter needs the current time (residence times). */
 int mpit_engine_needs_now(const mpit_engine_t *eng, int counter_id);
 

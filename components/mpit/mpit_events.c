@@ -73,6 +73,7 @@ static int setup_once(void)
     num_types = n;
     num_derived = mpit_engine_bind(engine, mpit_rules, mpit_num_rules, 0);
     if (num_derived < 0) num_derived = 0;
+    mpit_engine_gate(engine); /* a rule runs in the callbacks only while a set reads it */
     dropped_id = mpit_engine_find_counter(engine, "dropped");
     why[0] = '\0';
     return 1;
@@ -105,7 +106,7 @@ int mpit_events_counter_info(int id, mpit_counter_info_t *info)
     return mpit_events_ready() ? mpit_engine_counter_info(engine, id, info) : -1;
 }
 
-static int wanted(void *ctx, int index) { return mpit_engine_elements_to_read(ctx, index); }
+static const _Atomic unsigned *plan(void *ctx, int index) { return mpit_engine_event_plan(ctx, index); }
 
 static void deliver(void *ctx, int index, uint64_t ts, const int64_t *el, int n)
 {
@@ -125,11 +126,16 @@ int mpit_events_subscribe(void)
 {
     if (!mpit_events_ready()) return -1;
     if (backend->mpi_state() != MPIT_MPI_RUNNING || atomic_exchange(&subscribed, 1)) return 0;
-    mpit_event_sink_t sink = {wanted, deliver, dropped, engine};
+    mpit_event_sink_t sink = {plan, deliver, dropped, engine};
     int err = 0;
     for (int i = 0; i < num_types; i++)
         if (types[i].name[0] && backend->event_subscribe(i, &sink) != MPIT_OK) err = -1;
     return err;
+}
+
+void mpit_events_activate(int id, int delta)
+{
+    if (engine) mpit_engine_activate(engine, id, delta, delta > 0 ? mpit_events_now() : 0);
 }
 
 int mpit_events_needs_now(int id) { return engine ? mpit_engine_needs_now(engine, id) : 0; }

@@ -33,6 +33,9 @@ int mpit_events_counter_info(int id, mpit_counter_info_t *info);
 int mpit_events_subscribe(void);
 /* Restarts an extremum counter at PAPI_start/reset; no-op for others. */
 void mpit_events_rearm(int id);
+/* A set starts (+1) or stops (-1) reading counter id: the rule behind it
+ * runs in the callbacks only while some set reads it. */
+void mpit_events_activate(int id, int delta);
 /* 1 when mpit_events_read(id, now) uses now (decided once, when a set starts). */
 int mpit_events_needs_now(int id);
 /* Hot path: lock-free. */

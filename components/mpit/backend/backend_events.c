@@ -25,6 +25,7 @@ typedef struct subscription {
     MPI_Aint elem_displ[MPIT_EVENT_MAX_ELEMS];
     size_t copy_size;                /* bytes MPI_T_event_copy writes; 0: read elements one by one */
     double ns_per_tick;              /* 1.0 for nanosecond sources */
+    const _Atomic unsigned *plan;    /* the sink's word: elements to read, timestamp wanted */
     mpit_event_sink_t sink;
     struct subscription *next;       /* list for unsubscribe_all (setup only) */
 } subscription_t;
@@ -89,19 +90,24 @@ static int64_t element_as_int(const unsigned char *buf, int dtype)
     }
 }
 
-/* Runs inside MPI, possibly on a progress thread: stack buffers only. */
-static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg,
-                     MPI_T_cb_safety safety, void *user_data)
+static uint64_t timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
 {
-    (void)reg; (void)safety;
-    const subscription_t *s = user_data;
+    MPI_Count ticks = 0;
+    PMPI_T_event_get_timestamp(instance, &ticks);
+    return s->ns_per_tick == 1.0 ? (uint64_t)ticks : (uint64_t)((double)ticks * s->ns_per_tick);
+}
+
+/* The slower path of on_event, apart so that the common one keeps no
+ * buffers on the stack: rules that read the event's elements. */
+static void __attribute__((noinline)) deliver_elements(MPI_T_event_instance instance, const subscription_t *s,
+                                                       unsigned plan)
+{
     int64_t elements[MPIT_EVENT_MAX_ELEMS];
     unsigned char buf[16], whole[COPY_MAX];
-    MPI_Count ticks = 0;
-    int n = s->sink.elements_wanted(s->sink.ctx, s->index);
+    int n = (int)(plan & MPIT_PLAN_ELEMENTS);
     if (n > s->nelem) n = s->nelem;
     /* one MPI_T_event_copy is cheaper than an MPI_T_event_read per element */
-    int copied = n > 0 && s->copy_size > 0 && PMPI_T_event_copy(instance, whole) == MPI_SUCCESS;
+    int copied = s->copy_size > 0 && PMPI_T_event_copy(instance, whole) == MPI_SUCCESS;
     for (int i = 0; i < n; i++) {
         const unsigned char *at = buf;
         if (copied) at = whole + s->elem_displ[i];
@@ -111,9 +117,24 @@ static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg
         }
         elements[i] = element_as_int(at, s->elem_dtype[i]);
     }
-    PMPI_T_event_get_timestamp(instance, &ticks);
-    uint64_t ns = s->ns_per_tick == 1.0 ? (uint64_t)ticks : (uint64_t)((double)ticks * s->ns_per_tick);
+    uint64_t ns = plan & MPIT_PLAN_TIME ? timestamp_ns(instance, s) : 0;
     s->sink.deliver(s->sink.ctx, s->index, ns, elements, n);
+}
+
+/* Runs inside MPI, possibly on a progress thread: no lock, allocation or
+ * I/O, and only what the running rules need (the sink's plan word): the
+ * elements if a rule reads them, the timestamp if a rule times. */
+static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg,
+                     MPI_T_cb_safety safety, void *user_data)
+{
+    (void)reg; (void)safety;
+    const subscription_t *s = user_data;
+    unsigned plan = atomic_load_explicit(s->plan, memory_order_relaxed);
+    if (plan & MPIT_PLAN_ELEMENTS) {
+        deliver_elements(instance, s, plan);
+        return;
+    }
+    s->sink.deliver(s->sink.ctx, s->index, plan & MPIT_PLAN_TIME ? timestamp_ns(instance, s) : 0, NULL, 0);
 }
 
 static void on_dropped(MPI_Count count, MPI_T_event_registration reg, int source_index,
@@ -169,6 +190,7 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
     }
     if (s->copy_size > COPY_MAX) s->copy_size = 0;
     s->sink = *sink;
+    s->plan = sink->plan(sink->ctx, index);
     load_sources();
     /* An event has no source before its first instance; MPICH and Open MPI
      * use nanosecond sources, and a single source is the common case. */
