@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the unit tests of pure logic, then each ctests/t_*.c under
-# mpirun (with the rank counts its "ranks:" line names) and each ctests/t_*.sh,
-# on every MPI flavor present.  Ends with "N passed, N failed, N skipped".
+# mpirun (with the rank counts its "ranks:" line names) and each ctests/t_*.sh
+# (300 s each unless a "timeout:" line says otherwise), on every MPI flavor
+# present or those a "flavors:" line names.  Ends with "N passed, N failed, N skipped".
 #
 # Environment: PAPI_BUILD (PAPI tree with libpapi and papi.h), MPIT_SRCDIR,
 # MPIT_BUILDDIR, PAPI_MPIT_BACKEND_DIR; MPIT_FLAVORS and MPIT_TESTS narrow the
@@ -87,8 +88,13 @@ for flavor in $ALL_FLAVORS; do
     [ -e "$script" ] || continue
     name=$(basename "$script" .sh)
     wanted "${MPIT_TESTS:-}" "$name" || continue
+    # a "# flavors: ..." line runs a script on those flavors only, and a
+    # "# timeout: SECONDS" line replaces the default 300 s
+    only=$(sed -n 's/^# flavors: *\([a-z -]*\).*$/\1/p' "$script" | head -1)
+    [ -n "$only" ] && ! wanted "$only" "$flavor" && continue
+    limit=$(sed -n 's/^# timeout: *\([0-9]*\).*$/\1/p' "$script" | head -1)
     log=$logdir/$flavor-$name.log
-    (cd "$bin" && timeout 300 bash "$script") >"$log" 2>&1
+    (cd "$bin" && timeout "${limit:-300}" bash "$script") >"$log" 2>&1
     record $? "$flavor/$name" "$log"
   done
 done

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs everything papi-mpit needs on Debian 12 and builds the MPI flavors
 # that the distribution does not ship (Open MPI with SPC, MPICH with MPI_T
-# events) into a cache outside the checkout, so later runs reuse them.
-#   scripts/deps.sh [packages|sources|ompi-spc|mpich-events|all]   (default: all)
+# events) into a cache outside the checkout (scripts/cache-dir.sh), so later
+# runs reuse them.  Every mode but papi-source installs packages (sudo when
+# not root); papi-source only runs apt-get source into the cache, which needs
+# no root, and is what make uses when configure chose it.
+#   scripts/deps.sh [packages|sources|papi-source|ompi-spc|mpich-events|all]   (default: all)
 set -euo pipefail
 
-CACHE=${PAPI_MPIT_CACHE:-/var/cache/papi-mpit}
+CACHE=$(sh "$(dirname "$0")/cache-dir.sh")
 JOBS=${JOBS:-$(nproc)}
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 mkdir -p "$CACHE/src" "$CACHE/logs"
@@ -99,9 +102,10 @@ build_mpich_events() {
 what=${1:-all}
 case $what in
   packages) install_packages ;;
+  papi-source) fetch_source papi ;;
   sources) install_packages; fetch_source papi >/dev/null; fetch_source openmpi >/dev/null; fetch_source mpich >/dev/null ;;
   ompi-spc) install_packages; build_ompi_spc ;;
   mpich-events) install_packages; build_mpich_events ;;
   all) install_packages; fetch_source papi >/dev/null; build_ompi_spc; build_mpich_events ;;
-  *) echo "usage: $0 [packages|sources|ompi-spc|mpich-events|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [packages|sources|papi-source|ompi-spc|mpich-events|all]" >&2; exit 2 ;;
 esac

@@ -16,12 +16,14 @@
 #include "family_quirks.h"
 
 struct mpit_session {
+    struct mpit_handle *handles; /* freed with the session: MPI_T_pvar_session_free does not */
     MPI_T_pvar_session session;
     int alive;                 /* 0 once MPI_T state was torn down at finalize */
     struct mpit_session *next; /* every live session, for the finalize sweep */
 };
 
 struct mpit_handle {
+    struct mpit_handle *next_h;  /* the session's handles */
     MPI_T_pvar_handle handle;
     mpit_session_t *owner;
 };
@@ -64,6 +66,7 @@ static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
      * is held across a call into MPI */
     for (;;) {
         MPI_T_pvar_session claimed = MPI_T_PVAR_SESSION_NULL;
+        mpit_session_t *cs = NULL;
         int found = 0;
         pthread_mutex_lock(&sessions_lock);
         for (mpit_session_t *s = sessions; s && !found; s = s->next)
@@ -71,9 +74,12 @@ static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
                 claimed = s->session;
                 s->alive = 0;
                 found = 1;
+                cs = s;
             }
         pthread_mutex_unlock(&sessions_lock);
         if (!found) break;
+        /* Open MPI 4.1's session free destructs its handles without freeing them */
+        for (struct mpit_handle *h = cs->handles; h; h = h->next_h) PMPI_T_pvar_handle_free(claimed, &h->handle);
         PMPI_T_pvar_session_free(&claimed);
     }
     if (mpit_initialized && quirks.finalize_mpit_before_mpi) {
@@ -88,7 +94,11 @@ static void watch_finalize(void)
 {
     if (self_keyval != MPI_KEYVAL_INVALID || mpi_state() != MPIT_MPI_RUNNING) return;
     if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_self_delete, &self_keyval, NULL) == MPI_SUCCESS)
+    {
         PMPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
+        int k = self_keyval; /* the attribute keeps it alive; self_keyval stays as the "watching" mark */
+        PMPI_Comm_free_keyval(&k);
+    }
 }
 
 static int init(char *why, size_t why_len)
@@ -261,6 +271,11 @@ static void session_free(mpit_session_t *s)
     for (mpit_session_t **p = &sessions; *p; p = &(*p)->next)
         if (*p == s) { *p = s->next; break; }
     pthread_mutex_unlock(&sessions_lock);
+    for (struct mpit_handle *h = s->handles, *n; h; h = n) {
+        n = h->next_h;
+        if (mine && mpi_state() != MPIT_MPI_FINALIZED) PMPI_T_pvar_handle_free(s->session, &h->handle);
+        free(h);
+    }
     if (mine && mpi_state() != MPIT_MPI_FINALIZED) PMPI_T_pvar_session_free(&s->session);
     free(s);
 }
@@ -285,6 +300,8 @@ static int handle_alloc(mpit_session_t *s, int index, int comm, mpit_handle_t **
     err = PMPI_T_pvar_handle_alloc(s->session, index, obj, &h->handle, count);
     if (err != MPI_SUCCESS) { free(h); return backend_status(err); }
     h->owner = s;
+    h->next_h = s->handles;
+    s->handles = h;
     *out = h;
     return MPIT_OK;
 }

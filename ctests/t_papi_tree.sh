@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# components/mpit/ copied unchanged into a pristine PAPI 7.0.0 source tree
+# builds with PAPI's own ./configure --with-components=mpit && make && make
+# install (components/mpit/README.md, "Enabling the MPIT Component"), with no
+# help from papi-mpit's build: libpapi has mpit inside; the backend modules,
+# built by Rules.mpit against each MPI family's mpi.h (found by pkg-config),
+# sit in lib/papi-mpit; papi_component_avail shows mpit active and
+# papi_native_avail lists its events, with Debian's Open MPI as the MPI a
+# process without MPI loads for the listing, and MPICH's backend loads too.
+#
+# Builds PAPI once (about 1-2 minutes on 2 cores), on the Debian Open MPI
+# flavor only: the tree does not depend on the flavor.
+# flavors: openmpi
+# timeout: 900
+#
+# Run by ctests/run.sh (environment: MPIT_SRCDIR BIN), in $BIN.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common/test_lib.sh"
+src=${MPIT_SRCDIR:-$(dirname "$here")}
+cache=$(sh "$src/scripts/cache-dir.sh")
+tarball=$cache/src/papi/papi_7.0.0.orig.tar.gz
+[ -f "$tarball" ] || { echo "SKIP no pristine PAPI 7.0.0 source in $tarball (scripts/deps.sh sources)"; exit 77; }
+for pc in ompi-c mpich; do
+  pkg-config --exists $pc || { echo "SKIP pkg-config knows no $pc (libopenmpi-dev, libmpich-dev)"; exit 77; }
+done
+test_workdir papi_tree || exit 1
+
+# Nothing of papi-mpit's build may leak in: its libpapi, backends, default MPI.
+unset LD_LIBRARY_PATH PAPI_MPIT_BACKEND_DIR PAPI_MPIT_LIBMPI PKG_CONFIG_PATH MAKEFLAGS
+tar -xzf "$tarball" || { echo "FAIL: cannot unpack $tarball"; exit 1; }
+tree=$work/papi-7.0.0/src
+prefix=$work/prefix
+cp -R "$src/components/mpit" "$tree/components/"
+diff -r "$src/components/mpit" "$tree/components/mpit" >/dev/null && ok "component copied unchanged" \
+  || fail "the copy of components/mpit differs from the source"
+
+start=$SECONDS
+step() { # step NAME COMMAND...: runs in the tree, log in $work/NAME.log
+  local name=$1; shift
+  if (cd "$tree" && "$@") >"$work/$name.log" 2>&1; then ok "$name"
+  else echo "FAIL: $name (log $work/$name.log)"; tail -20 "$work/$name.log"; exit 1; fi
+}
+step configure ./configure --prefix="$prefix" --with-components=mpit
+step make make -j2
+step install make install
+echo "PAPI tree built and installed in $((SECONDS - start)) s"
+
+# every component source in libpapi, each backend against its own family's mpi.h
+for c in "$tree"/components/mpit/*.c; do
+  grep -q "components/mpit/$(basename "$c")" "$work/make.log" || fail "$(basename "$c") not compiled into libpapi"
+done
+for pair in openmpi:ompi-c mpich:mpich; do
+  abi=${pair%%:*} pc=${pair#*:}
+  inc=$(pkg-config --variable=includedir "$pc")
+  module=$prefix/lib/papi-mpit/mpit_backend_$abi.so
+  line=$(grep -B1 -- "-o mpit_backend_$abi.so" "$work/make.log" | tr "\n" " ")
+  case $line in *"-I$inc "*) ok "$abi backend built against $inc" ;;
+    *) fail "$abi backend not built with -I$inc: $line" ;; esac
+  if [ -f "$module" ]; then ok "installed $module"; else fail "$module not installed"; continue; fi
+  # MPI left to the process: no libmpi linked, PMPI_T_ calls undefined
+  readelf -d "$module" | grep -q 'NEEDED.*libmpi' && fail "$abi backend links an MPI library"
+  nm -D --undefined-only "$module" | grep -q ' PMPI_T_init_thread$' \
+    || fail "$abi backend does not call PMPI_T_init_thread"
+done
+
+export LD_LIBRARY_PATH=$prefix/lib
+# mpit active and listing with the default MPI (Debian's Open MPI)
+"$prefix/bin/papi_component_avail" >"$work/component_avail.log" 2>&1 || fail "papi_component_avail failed"
+sed -n '/^Active components:/,$p' "$work/component_avail.log" | grep -A1 '^Name: *mpit ' >"$work/mpit_active.txt"
+native=$(sed -n 's/^ *Native: *\([0-9]*\),.*/\1/p' "$work/mpit_active.txt")
+if [ "${native:-0}" -gt 0 ]; then ok "mpit active with $native native events"
+else fail "mpit not active in papi_component_avail (log $work/component_avail.log)"; fi
+"$prefix/bin/papi_native_avail" -i mpit >"$work/native_avail.log" 2>&1 || fail "papi_native_avail failed"
+# an Open MPI pvar and a portable metric
+for ev in mpit:::pml_ob1_unexpected_msgq_length mpit:::UNEXPECTED_QUEUE_LENGTH; do
+  grep -q "| $ev  *|" "$work/native_avail.log" && ok "papi_native_avail lists $ev" \
+    || fail "papi_native_avail does not list $ev (log $work/native_avail.log)"
+done
+listed=$(grep -c '| mpit:::' "$work/native_avail.log")
+[ "$listed" -eq "$native" ] || fail "papi_native_avail lists $listed mpit events, papi_component_avail counts $native"
+# the MPICH backend loads when MPICH is the MPI listed
+PAPI_MPIT_LIBMPI=libmpich.so.12 "$prefix/bin/papi_component_avail" >"$work/component_avail_mpich.log" 2>&1
+if grep -A1 '^Name: *mpit ' "$work/component_avail_mpich.log" | grep -q 'Disabled'; then
+  fail "mpit disabled with MPICH: $(grep -A1 '^Name: *mpit ' "$work/component_avail_mpich.log" | tail -1)"
+else ok "mpit enabled with MPICH as the listing MPI"; fi
+
+[ $fails -eq 0 ] || exit 1
+rm -rf "$work"   # about 600 MB
+exit 0
