@@ -92,7 +92,10 @@ static int mpit_init_component(int cidx)
     const mpit_backend_t *b = mpit_load_backend(0, why, sizeof why);
     if (!b) return disable(why);
     use_backend(b);
-    count_native_events(); /* what MPI_T has now; every listing updates it */
+    /* What MPI_T has now (every listing updates it).  Not before MPI_Init:
+     * Open MPI's MPI_T_init_thread then costs about 30 ms, paid only if an
+     * mpit event is actually looked up. */
+    if (b->mpi_state() == MPIT_MPI_RUNNING) count_native_events();
     return PAPI_OK;
 }
 
