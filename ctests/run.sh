@@ -70,7 +70,7 @@ for flavor in $ALL_FLAVORS; do
     [ -n "$only" ] && ! wanted "$only" "$flavor" && continue
     ranks=$(sed -n 's/^.*ranks: *\([0-9 ]*\).*$/\1/p' "$src" | head -1)
     log=$logdir/$flavor-$name-build.log
-    if ! $MPICC -Wall -Wextra -Werror -pthread -rdynamic -I"$here/common" -I"$PAPI_INC" "$src" "$bin/check.o" \
+    if ! $MPICC -Wall -Wextra -Werror -pthread -rdynamic -I"$here/common" -I"$PAPI_INC" -I"$SRC/components/mpit" "$src" "$bin/check.o" \
         -L"$PAPI_LIB" -lpapi -Wl,-rpath,"$PAPI_LIB" -o "$bin/$name" >"$log" 2>&1; then
       record 1 "$flavor/$name (build)" "$log"; continue
     fi

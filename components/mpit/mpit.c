@@ -23,6 +23,7 @@
 #include "mpit_loader.h"
 #include "mpit_metrics.h"
 #include "mpit_semantics.h"
+#include "mpit_senders.h"
 #include "mpit_values.h"
 #include "mpit_warn.h"
 
@@ -44,6 +45,7 @@ static int use_backend(const mpit_backend_t *b)
     backend->set_finalize_hook(on_mpi_finalize);
     mpit_catalog_init(backend);
     mpit_control_set_backend(backend);
+    mpit_senders_set_backend(backend);
     atomic_store_explicit(&backend_ready, 1, memory_order_release);
     return PAPI_OK;
 }

@@ -39,16 +39,17 @@ typedef struct rstate {
     au64 wbeg, wend, last_time;
     _Atomic int64_t depth;
     _Atomic int active;   /* gated engines: counters of this rule being read */
+    au64 *groups;         /* GROUP: MPIT_GROUP_SLOTS counts by value; other in unmatched */
     au64 t0;              /* gated engines: when the rule became active */
     slot_t *slots;
     uint64_t mask;
     int probe;
 } rstate_t;
 
-enum op { OP_COUNT, OP_SUM, OP_MAX, OP_BEGIN, OP_END, OP_INSERT, OP_REMOVE, OP_ARRIVE };
+enum op { OP_COUNT, OP_SUM, OP_MAX, OP_BEGIN, OP_END, OP_INSERT, OP_REMOVE, OP_ARRIVE, OP_GROUP };
 
 typedef struct action {
-    int op, need, nk;
+    int op, need, nk, nval;           /* nval: GROUP's value and scope elements */
     int idx[MPIT_RULE_MAX_ELEMS];   /* keys, or the value; SEQUENCE: keys then sequence */
     rstate_t *r;
 } action_t;
@@ -61,6 +62,7 @@ typedef struct evstate {
     char **raw_name;      /* RAW_STRIDE names: event, then :sum= and :max= per element */
     au64 count, track;    /* track: elements whose sum/max are kept */
     _Atomic unsigned plan; /* for the callback: elements to read | PLAN_TIME */
+    au64 running;          /* gated engines: bit i = action i's rule is active */
     au64 *esum, *emax;
     action_t *act;
 } evstate_t;
@@ -410,6 +412,19 @@ static void seq_arrive(mpit_engine_t *e, rstate_t *r, uint64_t key, int64_t seqv
         drop(e);
 }
 
+/* GROUP: n = occurrences, groups[v] = those with value v, unmatched = those
+ * whose value or scope has no slot (never lost from n). */
+static void group_count(rstate_t *r, const action_t *a, const int64_t *el)
+{
+    int64_t v = el[a->idx[0]];
+    int in_scope = a->nval < 2 || (el[a->idx[1]] >= 0 && el[a->idx[1]] <= r->row->scope_max);
+    atomic_fetch_add_explicit(&r->n, 1, memory_order_relaxed);
+    if (in_scope && v >= 0 && v < MPIT_GROUP_SLOTS)
+        atomic_fetch_add_explicit(&r->groups[v], 1, memory_order_relaxed);
+    else
+        atomic_fetch_add_explicit(&r->unmatched, 1, memory_order_relaxed);
+}
+
 static void run_action(mpit_engine_t *e, const action_t *a, uint64_t ts, const int64_t *el)
 {
     rstate_t *r = a->r;
@@ -431,6 +446,7 @@ static void run_action(mpit_engine_t *e, const action_t *a, uint64_t ts, const i
     case OP_INSERT: level_insert(e, r, key, ts); break;
     case OP_REMOVE: level_remove(e, r, key, ts); break;
     case OP_ARRIVE: seq_arrive(e, r, key, el[a->idx[a->nk]]); break;
+    case OP_GROUP:  group_count(r, a, el); break;
     }
 }
 
@@ -465,10 +481,15 @@ void mpit_engine_dispatch(mpit_engine_t *e, int id, uint64_t ts,
         atomic_max_u64(&E->emax[i], (uint64_t)el[i] ^
                        (E->kind[i] == MPIT_ELEM_SIGNED ? BIAS : 0));
     }
-    for (int i = 0; i < E->nact; i++) {
-        const action_t *a = &E->act[i];
-        if (e->gated && !atomic_load_explicit(&a->r->active, memory_order_relaxed))
-            continue;
+    if (!e->gated) {
+        for (int i = 0; i < E->nact; i++)
+            if (E->act[i].need > n) drop(e);
+            else run_action(e, &E->act[i], ts, el);
+        return;
+    }
+    /* gated: only the actions whose rules some set reads */
+    for (uint64_t run = atomic_load_explicit(&E->running, memory_order_relaxed); run; run &= run - 1) {
+        const action_t *a = &E->act[__builtin_ctzll(run)];
         if (a->need > n)
             drop(e);
         else
@@ -594,6 +615,18 @@ int mpit_engine_needs_now(const mpit_engine_t *e, int id)
     return e->ctr[id].field == F_TIME || e->ctr[id].field == F_LMEAN;
 }
 
+int mpit_engine_group_read(const mpit_engine_t *e, int id, uint64_t *counts, int max, uint64_t *other)
+{
+    if (!e || id < 0 || id >= e->nctr || !e->ctr[id].r || !e->ctr[id].r->groups) return -1;
+    rstate_t *r = e->ctr[id].r;
+    if (max > MPIT_GROUP_SLOTS) max = MPIT_GROUP_SLOTS;
+    for (int i = 0; i < max; i++) counts[i] = atomic_load_explicit(&r->groups[i], memory_order_relaxed);
+    uint64_t beyond = 0; /* slots the caller did not ask for are "other" to it */
+    for (int i = max; i < MPIT_GROUP_SLOTS; i++) beyond += atomic_load_explicit(&r->groups[i], memory_order_relaxed);
+    *other = atomic_load_explicit(&r->unmatched, memory_order_relaxed) + beyond;
+    return max;
+}
+
 int mpit_engine_rearm(mpit_engine_t *e, int id)
 {
     int ev, what, elem;
@@ -683,6 +716,7 @@ void mpit_engine_destroy(mpit_engine_t *e)
     for (int i = 0; i < e->nrows; i++) {
         if (e->rs && e->rs[i]) {
             free(e->rs[i]->slots);
+            free(e->rs[i]->groups);
             free(e->rs[i]);
         }
         if (e->row_why)
@@ -807,6 +841,10 @@ typedef struct sfx {
 static const sfx_t sfx_count[] = { { "", F_VALUE, RUN, 0, 0, "occurrences" }, { NULL, 0, 0, 0, 0, NULL } };
 static const sfx_t sfx_sum[] = { { "", F_VALUE, RUN, 0, 0, "sum" }, { NULL, 0, 0, 0, 0, NULL } };
 static const sfx_t sfx_max[] = { { "", F_VALUE, ABS, 0, 0, "largest value" }, { NULL, 0, 0, 0, 0, NULL } };
+static const sfx_t sfx_group[] = {
+    { "", F_VALUE, RUN, 0, 0, "occurrences (by value through the component's sender interface)" },
+    { "other", F_UNMATCHED, RUN, 0, 0, "occurrences whose value or scope has no slot of its own" },
+    { NULL, 0, 0, 0, 0, NULL } };
 static const sfx_t sfx_seq[] = {
     { "", F_OOS, RUN, 0, 0, "arrivals whose sequence number was not the next expected" },
     { "arrivals", F_ARRIVALS, RUN, 0, 0, "arrivals checked" },
@@ -857,10 +895,12 @@ static int resolve_row(const mpit_engine_t *e, const mpit_rule_t *row, resolved_
     int n0 = nelems_of(&row->ref[0]), n1 = nelems_of(&row->ref[1]);
 
     rv->nref = (kind == MPIT_RULE_PAIR || kind == MPIT_RULE_LEVEL) ? 2 : 1;
-    if (!row->name || !*row->name || kind < MPIT_RULE_COUNT || kind > MPIT_RULE_SEQUENCE)
+    if (!row->name || !*row->name || kind < MPIT_RULE_COUNT || kind > MPIT_RULE_GROUP)
         return snprintf(why, len, "malformed row: name or kind"), 0;
     if ((kind == MPIT_RULE_SUM || kind == MPIT_RULE_MAX) && n0 != 1)
         return snprintf(why, len, "malformed row: %s needs one value element", row->name), 0;
+    if (kind == MPIT_RULE_GROUP && (n0 < 1 || n0 > 2))
+        return snprintf(why, len, "malformed row: %s needs a value element and at most a scope", row->name), 0;
     if (kind == MPIT_RULE_PAIR && (n0 < 1 || n0 != n1))
         return snprintf(why, len, "malformed row: %s needs matching keys", row->name), 0;
     if (kind == MPIT_RULE_LEVEL && n0 != n1)
@@ -936,6 +976,7 @@ static void sfx_lists(const mpit_rule_t *row, int keyed, const sfx_t *l[3])
     case MPIT_RULE_MAX:   l[0] = sfx_max; break;
     case MPIT_RULE_PAIR:  l[0] = sfx_pair; break;
     case MPIT_RULE_SEQUENCE: l[0] = sfx_seq; break;
+    case MPIT_RULE_GROUP: l[0] = sfx_group; break;
     default:
         l[0] = sfx_level_common;
         l[1] = keyed ? sfx_level_keyed : sfx_level_count;
@@ -983,6 +1024,10 @@ static int activate_row(mpit_engine_t *e, int ri, const resolved_t *rv, char *wh
         r->mask = (uint64_t)e->slots - 1;
         r->probe = e->slots < PROBE ? e->slots : PROBE;
     }
+    if (row->kind == MPIT_RULE_GROUP && !(r->groups = calloc(MPIT_GROUP_SLOTS, sizeof *r->groups))) {
+        free(r);
+        return -1;
+    }
     atomic_store(&r->min, UINT64_MAX);
     e->rs[ri] = r;
     for (int l = 0; lists[l]; l++)
@@ -1008,6 +1053,7 @@ static int op_of(int kind, int ref)
     case MPIT_RULE_MAX:   return OP_MAX;
     case MPIT_RULE_PAIR:  return ref ? OP_END : OP_BEGIN;
     case MPIT_RULE_LEVEL: return ref ? OP_REMOVE : OP_INSERT;
+    case MPIT_RULE_GROUP: return OP_GROUP;
     default:              return OP_ARRIVE;
     }
 }
@@ -1019,7 +1065,8 @@ static void add_action(mpit_engine_t *e, int ri, const resolved_t *rv, int ref)
     int ne = e->rows[ri].kind == MPIT_RULE_SEQUENCE ? rv->nk[ref] + 1 : rv->nk[ref];
 
     a->op = op_of(e->rows[ri].kind, ref);
-    a->nk = (a->op == OP_SUM || a->op == OP_MAX) ? 0 : rv->nk[ref];
+    a->nk = (a->op == OP_SUM || a->op == OP_MAX || a->op == OP_GROUP) ? 0 : rv->nk[ref];
+    a->nval = rv->nk[ref];
     a->r = e->rs[ri];
     a->need = 0;
     for (int i = 0; i < ne; i++) {
@@ -1176,12 +1223,24 @@ static void refresh_plan(mpit_engine_t *e, int ev)
 {
     evstate_t *E = &e->ev[ev];
     unsigned time = 0;
-    for (int i = 0; i < E->nact; i++) {
+    int n = 0;
+    uint64_t running = 0;
+    for (int i = 0; i < E->nact && i < 64; i++) {
         const action_t *a = &E->act[i];
         int timed = a->op == OP_BEGIN || a->op == OP_END || a->op == OP_INSERT || a->op == OP_REMOVE;
-        if (timed && (!e->gated || atomic_load(&a->r->active))) time = MPIT_PLAN_TIME;
+        if (e->gated && !atomic_load(&a->r->active)) continue;
+        running |= 1ull << i;
+        if (timed) time = MPIT_PLAN_TIME;
+        if (a->need > n) n = a->need;
     }
-    atomic_store(&E->plan, (unsigned)mpit_engine_elements_to_read(e, ev) | time);
+    /* and the elements whose sums and maxima are tracked */
+    int all = mpit_engine_elements_to_read(e, ev);
+    uint64_t m = atomic_load_explicit(&E->track, memory_order_relaxed);
+    for (int i = 0; m && i < all; i++, m >>= 1)
+        if ((m & 1) && i + 1 > n) n = i + 1;
+    if (E->noread) n = 0;
+    atomic_store(&E->running, running);
+    atomic_store(&E->plan, (unsigned)n | time);
 }
 
 const _Atomic unsigned *mpit_engine_event_plan(mpit_engine_t *e, int ev)
@@ -1216,6 +1275,7 @@ static void rule_restart(rstate_t *r, uint64_t now)
     atomic_store(&r->depth, 0);
     atomic_store(&r->last_time, 0);
     atomic_store(&r->t0, now);
+    for (int i = 0; r->groups && i < MPIT_GROUP_SLOTS; i++) atomic_store(&r->groups[i], 0);
     for (uint64_t i = 0; r->slots && i <= r->mask; i++) { /* keyed: pairs, items, streams */
         atomic_store(&r->slots[i].key, KEY_EMPTY);
         atomic_store(&r->slots[i].val, 0);
@@ -1319,6 +1379,7 @@ void mpit_engine_reset(mpit_engine_t *e, uint64_t t0)
         atomic_store(&r->max, 0);
         atomic_store(&r->unmatched, 0);
         atomic_store(&r->removes, 0);
+        for (int k = 0; r->groups && k < MPIT_GROUP_SLOTS; k++) atomic_store(&r->groups[k], 0);
         atomic_store(&r->hwm, 0);
         atomic_store(&r->sum_ins, 0);
         atomic_store(&r->sum_rem, 0);

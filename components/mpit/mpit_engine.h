@@ -118,6 +118,12 @@ int mpit_engine_activate(mpit_engine_t *eng, int counter_id, int delta, uint64_t
  * running rule needs the timestamp. */
 const _Atomic unsigned *mpit_engine_event_plan(mpit_engine_t *eng, int ev);
 
+/* GROUP rules: the counts by value behind counter id (any of the rule's
+ * counters): counts[0..max-1], and in *other what has no slot among those.
+ * Returns how many counts were filled, or -1. */
+int mpit_engine_group_read(const mpit_engine_t *eng, int counter_id, uint64_t *counts, int max,
+                           uint64_t *other);
+
 /* 1 when reading the counter needs the current time (residence times). */
 int mpit_engine_needs_now(const mpit_engine_t *eng, int counter_id);
 

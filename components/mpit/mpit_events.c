@@ -138,6 +138,11 @@ void mpit_events_activate(int id, int delta)
     if (engine) mpit_engine_activate(engine, id, delta, delta > 0 ? mpit_events_now() : 0);
 }
 
+int mpit_events_group_read(int id, uint64_t *counts, int max, uint64_t *other)
+{
+    return mpit_events_ready() ? mpit_engine_group_read(engine, id, counts, max, other) : -1;
+}
+
 int mpit_events_needs_now(int id) { return engine ? mpit_engine_needs_now(engine, id) : 0; }
 
 void mpit_events_rearm(int id)

@@ -36,6 +36,8 @@ void mpit_events_rearm(int id);
 /* A set starts (+1) or stops (-1) reading counter id: the rule behind it
  * runs in the callbacks only while some set reads it. */
 void mpit_events_activate(int id, int delta);
+/* A GROUP rule's counts by value (mpit_engine_group_read). */
+int mpit_events_group_read(int id, uint64_t *counts, int max, uint64_t *other);
 /* 1 when mpit_events_read(id, now) uses now (decided once, when a set starts). */
 int mpit_events_needs_now(int id);
 /* Hot path: lock-free. */

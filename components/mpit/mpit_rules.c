@@ -27,37 +27,43 @@ const mpit_rule_t mpit_rules[] = {
      * from a NULL request: never read it, pair removals by count. */
     { "unexpected_msgs", MPIT_RULE_COUNT, "messages",
       "Messages that arrived before a matching receive was posted",
-      { { "unexp_message_enqueued", { NULL }, 0 } }, 0 },
+      { { "unexp_message_enqueued", { NULL }, 0 } }, 0, 0 },
     { "unexpected_queue", MPIT_RULE_LEVEL, "messages",
       "Unexpected message queue",
       { { "unexp_message_enqueued", { NULL }, 0 },
-        { "unexp_message_dequeued", { NULL }, MPIT_REF_NOREAD } }, 0 },
+        { "unexp_message_dequeued", { NULL }, MPIT_REF_NOREAD } }, 0, 0 },
+    /* by sender: element 0 is the source rank in the message's communicator,
+     * element 1 its context id; MPI_COMM_WORLD's point-to-point and
+     * collective contexts are 0 and 1, where the rank is a world rank */
+    { "unexpected_by_source", MPIT_RULE_GROUP, "messages",
+      "Messages that arrived before a matching receive was posted, by sender",
+      { { "unexp_message_enqueued", { "#0", "#1", NULL }, 0 } }, 0, 1 },
 
     /* ---- Open MPI main, pml ob1 (and the paper's prototype spellings). */
     { "unexpected_msgs", MPIT_RULE_COUNT, "messages",
       "Messages that arrived before a matching receive was posted",
-      { { OB1("unexpected_insert") "|" OB1("unex_insert"), { NULL }, 0 } }, 0 },
+      { { OB1("unexpected_insert") "|" OB1("unex_insert"), { NULL }, 0 } }, 0, 0 },
 
     /* Unexpected queue: keyed by the fragment token (per-message waits),
      * else by count. unexpected_match is the fragment's only way out. */
     { "unexpected_queue", MPIT_RULE_LEVEL, "messages",
       "Unexpected message queue",
       { { OB1("unexpected_insert"), { ANY_FRAG }, 0 },
-        { OB1("unexpected_match"), { ANY_FRAG }, 0 } }, 0 },
+        { OB1("unexpected_match"), { ANY_FRAG }, 0 } }, 0, 0 },
     { "unexpected_queue", MPIT_RULE_LEVEL, "messages",
       "Unexpected message queue",
       { { OB1("unexpected_insert") "|" OB1("unex_insert"), { NULL }, 0 },
-        { OB1("unexpected_match") "|" OB1("unex_remove"), { NULL }, 0 } }, 0 },
+        { OB1("unexpected_match") "|" OB1("unex_remove"), { NULL }, 0 } }, 0, 0 },
 
     /* Posted receive queue, keyed by the request token, else by count. */
     { "posted_queue", MPIT_RULE_LEVEL, "requests",
       "Posted receive queue",
       { { OB1("posted_insert"), { ANY_REQUEST }, 0 },
-        { OB1("posted_remove"), { ANY_REQUEST }, 0 } }, 0 },
+        { OB1("posted_remove"), { ANY_REQUEST }, 0 } }, 0, 0 },
     { "posted_queue", MPIT_RULE_LEVEL, "requests",
       "Posted receive queue",
       { { OB1("posted_insert"), { NULL }, 0 },
-        { OB1("posted_remove"), { NULL }, 0 } }, 0 },
+        { OB1("posted_remove"), { NULL }, 0 } }, 0, 0 },
 
     /* Search of the posted queue for an arriving message: what Open MPI's
      * SPC MATCH_TIME measures. Main keys it by envelope; the prototype
@@ -65,48 +71,48 @@ const mpit_rule_t mpit_rules[] = {
     { "posted_search", MPIT_RULE_PAIR, "searches",
       "Search of the posted receive queue for an arriving message",
       { { OB1("search_posted_begin"), { ANY_CONTEXT, ANY_SOURCE, ANY_SEQUENCE }, 0 },
-        { OB1("search_posted_end"), { ANY_CONTEXT, ANY_SOURCE, ANY_SEQUENCE }, 0 } }, 0 },
+        { OB1("search_posted_end"), { ANY_CONTEXT, ANY_SOURCE, ANY_SEQUENCE }, 0 } }, 0, 0 },
     { "posted_search", MPIT_RULE_PAIR, "searches",
       "Search of the posted receive queue for an arriving message",
       { { OB1("search_posted_begin"), { ANY_SOURCE, "tag" }, 0 },
-        { OB1("search_posted_end"), { ANY_SOURCE, "tag" }, 0 } }, 0 },
+        { OB1("search_posted_end"), { ANY_SOURCE, "tag" }, 0 } }, 0, 0 },
 
     { "unexpected_search", MPIT_RULE_PAIR, "searches",
       "Search of the unexpected message queue for a newly posted receive",
       { { OB1("search_unexpected_begin"), { ANY_REQUEST }, 0 },
-        { OB1("search_unexpected_end"), { ANY_REQUEST }, 0 } }, 0 },
+        { OB1("search_unexpected_end"), { ANY_REQUEST }, 0 } }, 0, 0 },
 
     /* ob1 counts a fragment out of sequence when its sequence number is not
      * the next one expected from that peer on that communicator. Wire
      * sequence numbers are 16 bits. */
     { "oos_msgs", MPIT_RULE_SEQUENCE, "messages",
       "Messages that arrived out of sequence",
-      { { OB1("message_arrived"), { ANY_CONTEXT, ANY_SOURCE, ANY_SEQUENCE }, 0 } }, 16 },
+      { { OB1("message_arrived"), { ANY_CONTEXT, ANY_SOURCE, ANY_SEQUENCE }, 0 } }, 16, 0 },
 
     { "arrived_msgs", MPIT_RULE_COUNT, "messages",
       "Match headers that arrived from peers",
-      { { OB1("message_arrived"), { NULL }, 0 } }, 0 },
+      { { OB1("message_arrived"), { NULL }, 0 } }, 0, 0 },
     { "posted_matches", MPIT_RULE_COUNT, "messages",
       "Arriving messages that matched an already posted receive",
-      { { OB1("posted_match"), { NULL }, 0 } }, 0 },
+      { { OB1("posted_match"), { NULL }, 0 } }, 0, 0 },
 
     { "transfer_time", MPIT_RULE_PAIR, "transfers",
       "Data movement of a request, first to last fragment",
       { { OB1("transfer_begin"), { ANY_REQUEST }, 0 },
-        { OB1("transfer_end"), { ANY_REQUEST }, 0 } }, 0 },
+        { OB1("transfer_end"), { ANY_REQUEST }, 0 } }, 0, 0 },
     { "transfer_bytes", MPIT_RULE_SUM, "bytes",
       "Bytes moved by completed request transfers (sends and receives)",
-      { { OB1("transfer_end"), { ANY_LENGTH }, 0 } }, 0 },
+      { { OB1("transfer_end"), { ANY_LENGTH }, 0 } }, 0, 0 },
 
     { "immediate_sends", MPIT_RULE_COUNT, "messages",
       "Short sends completed without a request",
-      { { OB1("immediate_send"), { NULL }, 0 } }, 0 },
+      { { OB1("immediate_send"), { NULL }, 0 } }, 0, 0 },
     { "immediate_send_bytes", MPIT_RULE_SUM, "bytes",
       "Bytes sent by immediate sends",
-      { { OB1("immediate_send"), { ANY_LENGTH }, 0 } }, 0 },
+      { { OB1("immediate_send"), { ANY_LENGTH }, 0 } }, 0, 0 },
     { "immediate_send_max", MPIT_RULE_MAX, "bytes",
       "Largest immediate send",
-      { { OB1("immediate_send"), { ANY_LENGTH }, 0 } }, 0 },
+      { { OB1("immediate_send"), { ANY_LENGTH }, 0 } }, 0, 0 },
 };
 
 const int mpit_num_rules = (int)(sizeof mpit_rules / sizeof mpit_rules[0]);

@@ -27,8 +27,14 @@ enum mpit_rule_kind {
     MPIT_RULE_MAX,      /* largest value of element ref[0].elems[0] */
     MPIT_RULE_PAIR,     /* ref[0] begins, ref[1] ends; keys: elems of each, positionally */
     MPIT_RULE_LEVEL,    /* ref[0] inserts, ref[1] removes; keys as PAIR, or none: by count */
-    MPIT_RULE_SEQUENCE  /* ref[0] arrivals; elems = stream key elements..., sequence last */
+    MPIT_RULE_SEQUENCE, /* ref[0] arrivals; elems = stream key elements..., sequence last */
+    MPIT_RULE_GROUP     /* occurrences of ref[0] counted by the value of elems[0] (a rank), when
+                         * elems[1] (a communicator scope), if named, is 0..scope_max */
 };
+
+/* GROUP: values 0 .. MPIT_GROUP_SLOTS-1 are counted one by one; any other
+ * value, or a scope outside 0..scope_max, is counted in "other". */
+#define MPIT_GROUP_SLOTS 1024
 
 #define MPIT_RULE_MAX_ELEMS 4
 
@@ -50,6 +56,7 @@ typedef struct mpit_rule {
     const char *desc;
     mpit_rule_ref_t ref[2];
     int seq_bits;           /* SEQUENCE: width of the wire sequence number, 8..32 */
+    int scope_max;          /* GROUP: scope values 0..scope_max denote MPI_COMM_WORLD */
 } mpit_rule_t;
 
 /* The built-in table: MPICH 4.0.2 RECVQ rows, then Open MPI ob1 rows. */

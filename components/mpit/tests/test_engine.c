@@ -232,7 +232,7 @@ static const int II[] = { MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED };
 static void test_pair_capacity(void)
 {
     static const mpit_rule_t rows[] = {
-        { "p", MPIT_RULE_PAIR, "ops", "pair", { { "b", { "k" }, 0 }, { "e", { "k" }, 0 } }, 0 },
+        { "p", MPIT_RULE_PAIR, "ops", "pair", { { "b", { "k" }, 0 }, { "e", { "k" }, 0 } }, 0, 0 },
     };
     mpit_engine_t *e = mpit_engine_create(2, 16);
 
@@ -263,16 +263,16 @@ static void test_pair_capacity(void)
 static void test_rows(void)
 {
     static const mpit_rule_t rows[] = {
-        { "bad_sum", MPIT_RULE_SUM, "x", "no value", { { "a", { NULL }, 0 } }, 0 },
-        { "bad_seq", MPIT_RULE_SEQUENCE, "x", "bits", { { "a", { "k", "v" }, 0 } }, 40 },
+        { "bad_sum", MPIT_RULE_SUM, "x", "no value", { { "a", { NULL }, 0 } }, 0, 0 },
+        { "bad_seq", MPIT_RULE_SEQUENCE, "x", "bits", { { "a", { "k", "v" }, 0 } }, 40, 0 },
         { "noread", MPIT_RULE_PAIR, "x", "reads unreadable",
-          { { "a", { "k" }, 0 }, { "gone", { "#0" }, 0 } }, 0 },
-        { "other", MPIT_RULE_SUM, "x", "double", { { "d", { "x" }, 0 } }, 0 },
-        { "pos", MPIT_RULE_SUM, "bytes", "positional", { { "a", { "#1" }, 0 } }, 0 },
+          { { "a", { "k" }, 0 }, { "gone", { "#0" }, 0 } }, 0, 0 },
+        { "other", MPIT_RULE_SUM, "x", "double", { { "d", { "x" }, 0 } }, 0, 0 },
+        { "pos", MPIT_RULE_SUM, "bytes", "positional", { { "a", { "#1" }, 0 } }, 0, 0 },
         { "lvl", MPIT_RULE_LEVEL, "items", "by count",
-          { { "a", { NULL }, 0 }, { "gone", { NULL }, MPIT_REF_NOREAD } }, 0 },
-        { "pos", MPIT_RULE_COUNT, "x", "shadowed", { { "a", { NULL }, 0 } }, 0 },
-        { "m", MPIT_RULE_MAX, "x", "signed max", { { "a", { "v" }, 0 } }, 0 },
+          { { "a", { NULL }, 0 }, { "gone", { NULL }, MPIT_REF_NOREAD } }, 0, 0 },
+        { "pos", MPIT_RULE_COUNT, "x", "shadowed", { { "a", { NULL }, 0 } }, 0, 0 },
+        { "m", MPIT_RULE_MAX, "x", "signed max", { { "a", { "v" }, 0 } }, 0, 0 },
     };
     static const int OD[] = { MPIT_ELEM_OTHER };
     static const char *const X[] = { "x" };
@@ -372,7 +372,7 @@ static void test_raw(void)
 static void test_sequence_window(void)
 {
     static const mpit_rule_t rows[] = {
-        { "oos", MPIT_RULE_SEQUENCE, "msgs", "seq", { { "a", { "c", "s", "q" }, 0 } }, 32 },
+        { "oos", MPIT_RULE_SEQUENCE, "msgs", "seq", { { "a", { "c", "s", "q" }, 0 } }, 32, 0 },
     };
     static const char *const CSQ[] = { "c", "s", "q" };
     static const int III[] = { MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED };
