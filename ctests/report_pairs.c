@@ -1,6 +1,6 @@
 /* Helper program of t_report_exact.sh: traffic whose counters are known.
  *
- *   report_pairs [-r] [-p]      (default: both)
+ *   report_pairs [-r] [-p] [-c]   (default: -r -p)
  *
  * -r  early ring: rank r sends r+1 messages of 16 bytes to rank (r+1) mod N,
  *     then a token; the receiver waits for the token with MPI_Probe (so the
@@ -8,6 +8,9 @@
  *     only then receives.  Unexpected messages on rank r: left + 1 data
  *     messages plus the token, left = (r-1) mod N.  Nothing else is
  *     communicated in this mode, so nothing else can arrive unexpected.
+ * -c  in the early ring, MPI_Pcontrol(1) once all of it is queued (after
+ *     the probe): papi-mpit-report looks at Open MPI's queues there, where
+ *     rank r's queue from its left neighbour holds left + 2 messages.
  * -p  every pair of ranks exchanges messages of 0, 100, 1000, 5000 and
  *     70000 bytes (eager, inline and rendezvous paths), then an allreduce.
  * Rank 0 prints one line to stdout; exit 0.
@@ -22,7 +25,7 @@
 #define TAG_TOKEN 6
 #define TAG_PAIR 7
 
-static void early_ring(int rank, int size)
+static void early_ring(int rank, int size, int look)
 {
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     int nsend = rank + 1, nrecv = left + 1;
@@ -33,6 +36,7 @@ static void early_ring(int rank, int size)
     MPI_Isend(NULL, 0, MPI_CHAR, right, TAG_TOKEN, MPI_COMM_WORLD, &req[nsend]);
     /* the token comes after the data (non-overtaking): all of it is queued */
     MPI_Probe(left, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (look) MPI_Pcontrol(1);
     for (int i = 0; i < nrecv; i++) MPI_Recv(rbuf, 16, MPI_CHAR, left, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Recv(NULL, 0, MPI_CHAR, left, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Waitall(nsend + 1, req, st);
@@ -72,12 +76,13 @@ static void all_pairs(int rank, int size)
 
 int main(int argc, char **argv)
 {
-    int ring = 0, pairs = 0, opt;
-    while ((opt = getopt(argc, argv, "rp")) != -1) {
+    int ring = 0, pairs = 0, look = 0, opt;
+    while ((opt = getopt(argc, argv, "rpc")) != -1) {
         if (opt == 'r') ring = 1;
+        else if (opt == 'c') look = 1;
         else if (opt == 'p') pairs = 1;
         else {
-            fprintf(stderr, "usage: report_pairs [-r] [-p]\n");
+            fprintf(stderr, "usage: report_pairs [-r] [-p] [-c]\n");
             return 2;
         }
     }
@@ -86,7 +91,7 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (ring) early_ring(rank, size);
+    if (ring) early_ring(rank, size, look);
     if (pairs) all_pairs(rank, size);
     if (rank == 0) printf("report_pairs: %d ranks%s%s\n", size, ring ? ", early ring" : "", pairs ? ", all pairs" : "");
     MPI_Finalize();

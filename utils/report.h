@@ -37,6 +37,17 @@ typedef struct report_skip {
     int first_rank; /* the first of them */
 } report_skip_t;
 
+/* Unexpected messages by sender (papi_mpit.h): a receiver x sender matrix. */
+enum { REPORT_SENDERS_NONE = 0, REPORT_SENDERS_COUNT = 1, REPORT_SENDERS_QUEUE_MAX = 2 };
+typedef struct report_senders {
+    int kind;               /* REPORT_SENDERS_*: NONE when no rank had a source */
+    int ncols;              /* senders 0 .. ncols-1 (min(nprocs, the component's bound)) */
+    unsigned char *present; /* per receiver: 1 if that rank sent its row */
+    long long *matrix;      /* nprocs rows (receivers) x ncols (senders) */
+    long long *other;       /* per receiver: senders beyond ncols, or not translatable */
+    char note[REPORT_REASON_LEN]; /* why there is no matrix (kind NONE) */
+} report_senders_t;
+
 typedef struct report_job {
     int nprocs;
     char (*hosts)[REPORT_HOST_LEN]; /* per rank */
@@ -48,6 +59,7 @@ typedef struct report_job {
     report_event_t *events;
     int nskips, cap_skips;
     report_skip_t *skips;
+    report_senders_t senders;
 } report_job_t;
 
 /* Allocation and filling (rank 0). */
@@ -56,6 +68,9 @@ void report_job_free(report_job_t *job);
 /* The event called name, created (empty, in order of first appearance) if new. */
 report_event_t *report_job_event(report_job_t *job, const char *name, const char *units, int is_fp);
 void report_job_skip(report_job_t *job, const char *name, const char *reason, int rank);
+/* Allocates the (zeroed) sender matrix with ncols columns; kind is set by
+ * the caller, with present[], matrix and other per receiver. */
+void report_job_senders(report_job_t *job, int ncols);
 
 /* min, max, mean, ranks of min and max, imbalance of every event. */
 void report_compute(report_job_t *job);
@@ -67,6 +82,15 @@ int report_write_json(FILE *out, const report_job_t *job);
 /* chart: comma-separated event names, or NULL/""/"all" for every measured
  * event; names not measured are left out. */
 int report_write_svg(FILE *out, const report_job_t *job, const char *chart);
+/* The sender matrix (only when senders.kind != NONE): a CSV with a row per
+ * receiver and a column per sender (then "other"), and a heatmap. */
+int report_write_senders_csv(FILE *out, const report_job_t *job);
+int report_write_senders_svg(FILE *out, const report_job_t *job);
+/* The heatmap's label step: every k-th rank is labelled, k the smallest of
+ * 1, 2, 5, 10, 20, 50, ... that keeps labels cell_px * k apart by at least
+ * the widest label (the digits of n-1) when they stand side by side
+ * (across: the sender axis), or a line height (the receiver axis). */
+int report_senders_label_step(int n, double cell_px, double font_px, int across);
 
 /* Helpers shared with the interposer. */
 int report_mkdir_p(const char *dir);

@@ -14,6 +14,11 @@
  * together.  The tool's own communication (report_collect.c) is zero-byte
  * messages into receives posted beforehand, outside the counting window, so
  * it changes neither the user byte counts nor the unexpected messages.
+ * Unexpected messages by sender (papi_mpit.h) are read alongside, in the
+ * same window, and gathered into a receiver x sender matrix; the program's
+ * MPI_Pcontrol calls make the tool look at the queues there too (Open MPI
+ * keeps only the current queue per peer, so the largest seen is what the
+ * looks caught).
  * PAPI_MPIT_REPORT_SELFCHECK=1 prints per rank what its start-up and its
  * collection added to UNEXPECTED_MSGS and the byte counts (for the tests).
  * Fortran programs are caught through the Fortran entry points too (Open
@@ -25,6 +30,7 @@
  *   PAPI_MPIT_REPORT_CHART   events in the chart (default all measured)
  *   PAPI_MPIT_REPORT_QUIET   1: no table on stderr (files only)
  *   PAPI_MPIT_REPORT_LOG     event log mode (see report_log.c)
+ *   PAPI_MPIT_REPORT_SENDERS 0: no matrix of unexpected messages by sender
  * The program's stdout is never written; messages and the table go to
  * rank 0's stderr.
  */
@@ -47,6 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "papi_mpit.h"
 #include "report.h"
 #include "report_collect.h"
 #include "report_log.h"
@@ -543,6 +550,89 @@ static void selfcheck_end(const char *what)
     selfcheck_n = 0;
 }
 
+/* ---- unexpected messages by sender (papi_mpit.h), read by the
+ * application's thread: started once counting starts, read and stopped
+ * before the collection communicates. */
+static int senders_on, senders_kind, senders_cols;
+static long long *senders_counts, senders_other;
+static char senders_why[REPORT_REASON_LEN]; /* why not, for the report */
+
+/* Like release_stderr, but a line of the component ("papi-mpit: reason")
+ * becomes the reason, printed by nobody: rank 0's report says it once. */
+static void release_stderr_reason(char *reason, size_t len)
+{
+    if (!capture_file) return;
+    fflush(stderr);
+    dup2(capture_saved_fd, 2);
+    close(capture_saved_fd);
+    capture_saved_fd = -1;
+    rewind(capture_file);
+    char line[2048];
+    const char *pfx = "papi-mpit: ";
+    while (fgets(line, sizeof line, capture_file)) {
+        if (strncmp(line, pfx, strlen(pfx)) == 0 && !*reason) {
+            line[strcspn(line, "\n")] = '\0';
+            size_t k = strlen(line + strlen(pfx)); /* cut to fit: a reason, not data */
+            if (k >= len) k = len - 1;
+            memcpy(reason, line + strlen(pfx), k);
+            reason[k] = '\0';
+            clean_text(reason);
+        } else {
+            fputs(line, stderr);
+        }
+    }
+    fclose(capture_file);
+    capture_file = NULL;
+    fflush(stderr);
+}
+
+static void senders_begin(void)
+{
+    const char *want = getenv("PAPI_MPIT_REPORT_SENDERS");
+    if (want && strcmp(want, "0") == 0) return; /* turned off: no note either */
+    senders_cols = nprocs < PAPI_MPIT_SENDERS_MAX ? nprocs : PAPI_MPIT_SENDERS_MAX;
+    senders_counts = calloc((size_t)senders_cols, sizeof *senders_counts);
+    if (!senders_counts) {
+        snprintf(senders_why, sizeof senders_why, "out of memory");
+        return;
+    }
+    char reason[REPORT_REASON_LEN] = "";
+    capture_stderr();
+    int rc = papi_mpit_senders_start();
+    release_stderr_reason(reason, sizeof reason);
+    if (rc == PAPI_OK) {
+        senders_on = 1;
+        return;
+    }
+    if (*reason) /* the component's own words say more than the error code */
+        snprintf(senders_why, sizeof senders_why, "%s", reason);
+    else
+        snprintf(senders_why, sizeof senders_why, "papi_mpit_senders_start: %s", PAPI_strerror(rc));
+    clean_text(senders_why);
+}
+
+/* A look at the queues (MPI_Pcontrol), values discarded: the component
+ * keeps the largest queue per peer seen at any read. */
+static void senders_look(void)
+{
+    long long other;
+    int kind;
+    if (senders_on) papi_mpit_senders_read(senders_counts, senders_cols, &other, &kind);
+}
+
+static void senders_end(void)
+{
+    if (!senders_on) return;
+    int rc = papi_mpit_senders_read(senders_counts, senders_cols, &senders_other, &senders_kind);
+    papi_mpit_senders_stop();
+    senders_on = 0;
+    if (rc != PAPI_OK || (senders_kind != PAPI_MPIT_SENDERS_COUNT && senders_kind != PAPI_MPIT_SENDERS_QUEUE_MAX)) {
+        snprintf(senders_why, sizeof senders_why, "papi_mpit_senders_read: %s",
+                 rc != PAPI_OK ? PAPI_strerror(rc) : "unknown kind");
+        senders_kind = 0;
+    }
+}
+
 static void report_start(void)
 {
     PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
@@ -594,15 +684,20 @@ static void report_start(void)
         if (*folded) note("default metrics this MPI does not provide: %s (adding one by name says why)", folded);
     }
     report_log_start(my_rank);
+    if (helper_running) senders_begin();
     collect_started();
     t_start = PMPI_Wtime();
 }
 
 /* Rank r's record: "H\thost\telapsed", then "E\tname\tunits\ti|f\tvalue" per
- * measured event and "S\tname\treason" per skipped one. */
+ * measured event and "S\tname\treason" per skipped one; then the senders,
+ * "M\tkind\tother\tcolumns\tsender:value,..." (nonzero ones only: the record
+ * travels in tags, a few bytes per message) or "N\treason". */
 static char *serialize(double elapsed, int *len)
 {
-    size_t cap = 256 + (size_t)nev * (REPORT_NAME_LEN + REPORT_REASON_LEN + 64), n = 0;
+    size_t cap = 256 + (size_t)nev * (REPORT_NAME_LEN + REPORT_REASON_LEN + 64) + (size_t)senders_cols * 32 +
+                 REPORT_REASON_LEN,
+           n = 0;
     char *buf = malloc(cap), host[REPORT_HOST_LEN] = "";
     if (!buf) return NULL;
     gethostname(host, sizeof host - 1);
@@ -622,8 +717,45 @@ static char *serialize(double elapsed, int *len)
             n += (size_t)snprintf(buf + n, cap - n, "S\t%s\t%s\n", e->name, e->reason);
         }
     }
+    if (senders_kind) {
+        n += (size_t)snprintf(buf + n, cap - n, "M\t%d\t%lld\t%d\t", senders_kind, senders_other, senders_cols);
+        const char *sep = "";
+        for (int c = 0; c < senders_cols; c++)
+            if (senders_counts[c]) {
+                n += (size_t)snprintf(buf + n, cap - n, "%s%d:%lld", sep, c, senders_counts[c]);
+                sep = ",";
+            }
+        n += (size_t)snprintf(buf + n, cap - n, "\n");
+    } else if (senders_why[0]) {
+        n += (size_t)snprintf(buf + n, cap - n, "N\t%s\n", senders_why);
+    }
     *len = (int)n;
     return buf;
+}
+
+static void deserialize_senders(report_job_t *job, int rank, const char *kind, const char *other,
+                                const char *cols, const char *pairs)
+{
+    report_senders_t *s = &job->senders;
+    int ncols = atoi(cols);
+    if (ncols < 0 || ncols > job->nprocs) return;
+    if (!s->matrix) {
+        report_job_senders(job, ncols);
+        s->kind = atoi(kind) == PAPI_MPIT_SENDERS_COUNT ? REPORT_SENDERS_COUNT : REPORT_SENDERS_QUEUE_MAX;
+    }
+    if (ncols != s->ncols) return; /* every rank reads the same width */
+    s->present[rank] = 1;
+    s->other[rank] = strtoll(other, NULL, 10);
+    long long *row = s->matrix + (size_t)rank * (size_t)s->ncols;
+    for (const char *p = pairs; *p;) {
+        char *end;
+        long c = strtol(p, &end, 10);
+        if (*end != ':') break;
+        long long v = strtoll(end + 1, &end, 10);
+        if (c >= 0 && c < ncols) row[c] = v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',') break;
+    }
 }
 
 static void deserialize(report_job_t *job, int rank, char *rec)
@@ -651,6 +783,10 @@ static void deserialize(report_job_t *job, int rank, char *rec)
             }
         } else if (nf >= 2 && f[0][0] == 'S') {
             report_job_skip(job, f[1], nf >= 3 ? f[2] : "", rank);
+        } else if (nf >= 4 && f[0][0] == 'M') {
+            deserialize_senders(job, rank, f[1], f[2], f[3], nf >= 5 ? f[4] : "");
+        } else if (nf >= 2 && f[0][0] == 'N') {
+            if (!job->senders.note[0]) snprintf(job->senders.note, sizeof job->senders.note, "%s", f[1]);
         }
     }
 }
@@ -669,6 +805,7 @@ static void read_command(char *buf, size_t len)
 }
 
 static const char *chart_list;
+static int render_senders_csv(FILE *out, const report_job_t *job) { return report_write_senders_csv(out, job); }
 static int render_svg(FILE *out, const report_job_t *job) { return report_write_svg(out, job, chart_list); }
 
 static void read_library_version(report_job_t *job)
@@ -720,13 +857,19 @@ static void report_output(report_job_t *job)
             note("cannot create the output directory %s: %s; no files written", dir, strerror(errno));
             return;
         }
-        for (int i = 0; i < 4; i++)
-            if (report_write_file(dir, files[i], job, render[i])) {
-                note("cannot write %s/%s: %s; %s", dir, files[i], strerror(errno),
+        static const char *const sfiles[] = {"senders.csv", "senders.svg"};
+        int (*const srender[])(FILE *, const report_job_t *) = {render_senders_csv, report_write_senders_svg};
+        int nfiles = job->senders.kind != REPORT_SENDERS_NONE ? 6 : 4;
+        for (int i = 0; i < nfiles; i++) {
+            const char *file = i < 4 ? files[i] : sfiles[i - 4];
+            if (report_write_file(dir, file, job, i < 4 ? render[i] : srender[i - 4])) {
+                note("cannot write %s/%s: %s; %s", dir, file, strerror(errno),
                      i ? "the files before it are complete, the others not written" : "no files written");
                 return;
             }
-        note("wrote report.txt, ranks.csv, report.json and chart.svg in %s", dir);
+        }
+        note("wrote report.txt, ranks.csv, report.json%s in %s",
+             nfiles > 4 ? ", chart.svg, senders.csv and senders.svg" : " and chart.svg", dir);
     }
 }
 
@@ -742,6 +885,7 @@ static void report_finish(void)
         helper_running = 0;
     }
     report_log_finish(my_rank);
+    senders_end();
 
     /* Everything below is collective: every rank takes part, whatever failed. */
     int len = 0, *lens = NULL, *displs = NULL;
@@ -772,6 +916,8 @@ static void report_finish(void)
     free(all);
     free(lens);
     free(displs);
+    free(senders_counts);
+    senders_counts = NULL;
 }
 
 static void report_after_finalize(void) { report_log_after_finalize(); }
@@ -820,6 +966,14 @@ int MPI_Finalize(void)
     int rc = PMPI_Finalize();
     report_after_finalize();
     return rc;
+}
+
+/* A look at the unexpected queues where the program says (Open MPI keeps
+ * no count by sender: its queue per peer is caught only when looked at). */
+int MPI_Pcontrol(const int level, ...)
+{
+    if (state == ST_RUNNING) senders_look();
+    return PMPI_Pcontrol(level);
 }
 
 /* ---- Fortran entry points (mpif.h / use mpi, and Open MPI's mpi_f08), in

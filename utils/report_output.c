@@ -39,6 +39,9 @@ void report_job_free(report_job_t *job)
     }
     free(job->events);
     free(job->skips);
+    free(job->senders.present);
+    free(job->senders.matrix);
+    free(job->senders.other);
     free(job->hosts);
     free(job->elapsed);
     memset(job, 0, sizeof *job);
@@ -86,6 +89,15 @@ void report_job_skip(report_job_t *job, const char *name, const char *reason, in
     snprintf(s->reason, sizeof s->reason, "%s", reason);
     s->nranks = 1;
     s->first_rank = rank;
+}
+
+void report_job_senders(report_job_t *job, int ncols)
+{
+    report_senders_t *s = &job->senders;
+    s->ncols = ncols;
+    s->present = xcalloc((size_t)job->nprocs, 1);
+    s->matrix = xcalloc((size_t)job->nprocs * (size_t)(ncols ? ncols : 1), sizeof *s->matrix);
+    s->other = xcalloc((size_t)job->nprocs, sizeof *s->other);
 }
 
 void report_compute(report_job_t *job)
@@ -146,6 +158,67 @@ static int count_hosts(const report_job_t *job)
     return n;
 }
 
+/* ---- the sender matrix */
+#define TOP_SENDERS 3
+
+static const long long *senders_row(const report_job_t *job, int r)
+{
+    return job->senders.matrix + (size_t)r * (size_t)job->senders.ncols;
+}
+
+static const char *senders_kind_name(int kind)
+{
+    return kind == REPORT_SENDERS_COUNT ? "count" : kind == REPORT_SENDERS_QUEUE_MAX ? "queue_max" : "none";
+}
+
+/* Text: per receiver with any, its largest senders (ties: lower rank first). */
+static void write_top_senders(FILE *out, const report_job_t *job)
+{
+    const report_senders_t *s = &job->senders;
+    if (s->kind == REPORT_SENDERS_NONE) {
+        if (s->note[0]) fprintf(out, "unexpected messages by sender: not available (%s)\n", s->note);
+        return;
+    }
+    if (s->kind == REPORT_SENDERS_COUNT)
+        fprintf(out, "unexpected messages by sender (top %d per receiver; all in senders.csv):\n", TOP_SENDERS);
+    else
+        fprintf(out, "largest unexpected queue by sender, at the moments read (top %d per receiver; "
+                     "all in senders.csv):\n", TOP_SENDERS);
+    int any = 0;
+    for (int r = 0; r < job->nprocs; r++) {
+        if (!s->present[r]) continue;
+        const long long *row = senders_row(job, r);
+        int top[TOP_SENDERS], ntop = 0;
+        long double total = s->other[r];
+        for (int c = 0; c < s->ncols; c++) {
+            total += row[c];
+            if (row[c] <= 0) continue;
+            /* insertion into the sorted top list */
+            int k = ntop < TOP_SENDERS ? ntop++ : TOP_SENDERS;
+            if (k == TOP_SENDERS) {
+                if (row[c] <= row[top[TOP_SENDERS - 1]]) continue;
+                k = TOP_SENDERS - 1;
+            }
+            while (k > 0 && row[top[k - 1]] < row[c]) {
+                top[k] = top[k - 1];
+                k--;
+            }
+            top[k] = c;
+        }
+        if (!ntop && !s->other[r]) continue;
+        any = 1;
+        if (s->kind == REPORT_SENDERS_COUNT)
+            fprintf(out, "  rank %d (%.0Lf in all):", r, total);
+        else
+            fprintf(out, "  rank %d:", r);
+        for (int k = 0; k < ntop; k++)
+            fprintf(out, "%s from rank %d: %lld", k ? "," : "", top[k], row[top[k]]);
+        if (s->other[r]) fprintf(out, "%s other senders: %lld", ntop ? "," : "", s->other[r]);
+        fputc('\n', out);
+    }
+    if (!any) fprintf(out, "  (none on any rank)\n");
+}
+
 int report_write_table(FILE *out, const report_job_t *job)
 {
     int nhosts = count_hosts(job);
@@ -201,6 +274,7 @@ int report_write_table(FILE *out, const report_job_t *job)
             fprintf(out, "skipped on %d of %d ranks (first: rank %d): %s (%s)\n", s->nranks, job->nprocs,
                     s->first_rank, s->name, s->reason);
     }
+    write_top_senders(out, job);
     return ferror(out) ? -1 : 0;
 }
 
@@ -275,6 +349,42 @@ static void json_num(FILE *out, double v)
     fputs(b, out);
 }
 
+/* "senders": {"kind", "matrix": a row per receiver (null if that rank sent
+ * none), "other": per receiver}, or null with "senders_note". */
+static void write_senders_json(FILE *out, const report_job_t *job)
+{
+    const report_senders_t *s = &job->senders;
+    if (s->kind == REPORT_SENDERS_NONE) {
+        fputs(",\n  \"senders\": null", out);
+        if (s->note[0]) {
+            fputs(",\n  \"senders_note\": ", out);
+            json_str(out, s->note);
+        }
+        return;
+    }
+    fprintf(out, ",\n  \"senders\": {\"kind\": \"%s\", \"columns\": %d,\n    \"matrix\": [",
+            senders_kind_name(s->kind), s->ncols);
+    for (int r = 0; r < job->nprocs; r++) {
+        fputs(r ? ",\n      " : "\n      ", out);
+        if (!s->present[r]) {
+            fputs("null", out);
+            continue;
+        }
+        const long long *row = senders_row(job, r);
+        fputc('[', out);
+        for (int c = 0; c < s->ncols; c++) fprintf(out, "%s%lld", c ? ", " : "", row[c]);
+        fputc(']', out);
+    }
+    fputs("],\n    \"other\": [", out);
+    for (int r = 0; r < job->nprocs; r++) {
+        if (s->present[r])
+            fprintf(out, "%s%lld", r ? ", " : "", s->other[r]);
+        else
+            fprintf(out, "%snull", r ? ", " : "");
+    }
+    fputs("]}", out);
+}
+
 int report_write_json(FILE *out, const report_job_t *job)
 {
     fputs("{\n  \"tool\": \"papi-mpit-report\",\n  \"ranks\": ", out);
@@ -342,7 +452,9 @@ int report_write_json(FILE *out, const report_job_t *job)
         json_str(out, s->reason);
         fprintf(out, ", \"ranks\": %d, \"first_rank\": %d}", s->nranks, s->first_rank);
     }
-    fputs(job->nskips ? "\n  ]\n}\n" : "]\n}\n", out);
+    fputs(job->nskips ? "\n  ]" : "]", out);
+    write_senders_json(out, job);
+    fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
 }
 
@@ -496,6 +608,209 @@ int report_write_svg(FILE *out, const report_job_t *job, const char *chart)
             svg_panel(out, job, &job->events[i], 40 + PANEL_H * k++);
     if (!n) fputs("<text x=\"10\" y=\"80\" font-size=\"14\">no measured event was chosen for the chart</text>\n", out);
     fputs("</svg>\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- the sender matrix as CSV: a row per receiver, a column per sender */
+int report_write_senders_csv(FILE *out, const report_job_t *job)
+{
+    const report_senders_t *s = &job->senders;
+    fputs("receiver", out);
+    for (int c = 0; c < s->ncols; c++) fprintf(out, ",%d", c);
+    fputs(",other\n", out);
+    for (int r = 0; r < job->nprocs; r++) {
+        fprintf(out, "%d", r);
+        const long long *row = senders_row(job, r);
+        for (int c = 0; c < s->ncols; c++) {
+            if (s->present[r])
+                fprintf(out, ",%lld", row[c]);
+            else
+                fputc(',', out);
+        }
+        if (s->present[r])
+            fprintf(out, ",%lld\n", s->other[r]);
+        else
+            fputs(",\n", out);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- the sender matrix as a heatmap */
+#define HM_PLOT 640   /* the matrix's side, px */
+#define HM_LEFT 70
+#define HM_TOP 70
+#define HM_BOTTOM 55
+#define HM_FONT 10.0  /* axis labels */
+#define HM_ZERO "#f2f2f2"
+
+int report_senders_label_step(int n, double cell_px, double font_px, int across)
+{
+    int digits = 1;
+    for (int v = n - 1; v >= 10; v /= 10) digits++;
+    /* side by side: the widest label, a digit being about 0.64 em in DejaVu
+     * Sans (rsvg's usual sans-serif), less in most others, and 4 px between;
+     * one above the other: the line height */
+    double need = across ? digits * 0.65 * font_px + 4 : 1.2 * font_px;
+    static const int mult[] = {1, 2, 5};
+    for (int p = 1;; p *= 10)
+        for (int i = 0; i < 3; i++) {
+            int k = mult[i] * p;
+            if (k * cell_px >= need || k >= n) return k;
+        }
+}
+
+/* Blues from light to dark for 0 < t <= 1 (zero has its own grey). */
+static void heat_colour(double t, char *buf, size_t len)
+{
+    static const double stops[3][3] = {{198, 219, 239}, {66, 146, 198}, {8, 48, 107}};
+    if (t < 0) t = 0;
+    if (t > 1) t = 1;
+    int i = t < 0.5 ? 0 : 1;
+    double f = t < 0.5 ? t * 2 : (t - 0.5) * 2;
+    int rgb[3];
+    for (int k = 0; k < 3; k++) rgb[k] = (int)lround(stops[i][k] + (stops[i + 1][k] - stops[i][k]) * f);
+    snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+/* The legend's step: 1, 2 or 5 times a power of ten, at least 1 (the values
+ * are integers), about a quarter of the largest value. */
+static long long legend_step(long long max)
+{
+    double want = max / 4.0;
+    long long p = 1;
+    while (p * 10 <= want) p *= 10;
+    if (p >= want) return p;
+    if (2 * p >= want) return 2 * p;
+    if (5 * p >= want) return 5 * p;
+    return 10 * p;
+}
+
+int report_write_senders_svg(FILE *out, const report_job_t *job)
+{
+    const report_senders_t *s = &job->senders;
+    int n = job->nprocs, nc = s->ncols, missing = 0;
+    long long max = 0, other_max = 0;
+    int max_r = -1, max_c = -1;
+    long double total = 0;
+    for (int r = 0; r < n; r++) {
+        if (!s->present[r]) {
+            missing++;
+            continue;
+        }
+        const long long *row = senders_row(job, r);
+        for (int c = 0; c < nc; c++) {
+            total += row[c];
+            if (row[c] > max) max = row[c], max_r = r, max_c = c;
+        }
+        total += s->other[r];
+        if (s->other[r] > other_max) other_max = s->other[r];
+    }
+    long long step = legend_step(max > other_max ? max : other_max);
+    long long hi = (max > other_max ? max : other_max);
+    hi = hi <= 0 ? step : (hi + step - 1) / step * step;
+    double cw = (double)HM_PLOT / (nc ? nc : 1), ch = (double)HM_PLOT / n;
+    int kx = report_senders_label_step(nc, cw, HM_FONT, 1), ky = report_senders_label_step(n, ch, HM_FONT, 0);
+    int other_w = other_max > 0 ? 34 : 0;
+    int x0 = HM_LEFT, y0 = HM_TOP, xo = x0 + HM_PLOT + 8; /* the "other" column */
+    int xl = x0 + HM_PLOT + (other_w ? 8 + other_w : 0) + 30; /* the legend */
+    int w = xl + 16 + 80, h = HM_TOP + HM_PLOT + HM_BOTTOM;
+    int tips = n <= 64 && nc <= 64, numbers = cw >= 48 && ch >= 16;
+    char colour[16];
+
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                 "font-family=\"sans-serif\">\n",
+            w, h, w, h);
+    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", w, h);
+    fprintf(out, "<text x=\"10\" y=\"24\" font-size=\"16\">papi-mpit-report: %s, %d rank%s</text>\n",
+            s->kind == REPORT_SENDERS_COUNT ? "unexpected messages by sender"
+                                            : "largest unexpected queue by sender (at the moments read)",
+            n, n == 1 ? "" : "s");
+    fprintf(out, "<text x=\"10\" y=\"42\" font-size=\"12\" fill=\"#444\">row: receiving rank, column: sending rank "
+                 "(MPI_COMM_WORLD)");
+    if (s->kind == REPORT_SENDERS_COUNT) fprintf(out, "; %.0Lf in all", total);
+    if (max_r >= 0) fprintf(out, "; largest %lld (rank %d from rank %d)", max, max_r, max_c);
+    if (missing) fprintf(out, "; %d rank%s sent no row (blank)", missing, missing == 1 ? "" : "s");
+    fputs("</text>\n", out);
+
+    /* the cells: a zero background, then every nonzero cell */
+    fputs("<g shape-rendering=\"crispEdges\">\n", out);
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", x0, y0, HM_PLOT, HM_PLOT,
+            HM_ZERO);
+    for (int r = 0; r < n; r++) {
+        double y = y0 + r * ch;
+        if (!s->present[r]) {
+            fprintf(out, "<rect x=\"%d\" y=\"%.3f\" width=\"%d\" height=\"%.3f\" fill=\"#fff\"/>\n", x0, y, HM_PLOT,
+                    ch);
+            continue;
+        }
+        const long long *row = senders_row(job, r);
+        for (int c = 0; c < nc; c++) {
+            if (row[c] <= 0) continue;
+            heat_colour((double)row[c] / (double)hi, colour, sizeof colour);
+            fprintf(out, "<rect x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\" fill=\"%s\">", x0 + c * cw, y,
+                    cw, ch, colour);
+            if (tips) fprintf(out, "<title>rank %d from rank %d: %lld</title>", r, c, row[c]);
+            fputs("</rect>\n", out);
+            if (numbers) /* large cells carry their value */
+                fprintf(out, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"middle\" fill=\"%s\">%lld</text>\n",
+                        x0 + (c + 0.5) * cw, y + ch / 2 + 4, (double)row[c] / (double)hi > 0.5 ? "#fff" : "#000",
+                        row[c]);
+        }
+        if (other_w) {
+            if (s->other[r] > 0)
+                heat_colour((double)s->other[r] / (double)hi, colour, sizeof colour);
+            else
+                snprintf(colour, sizeof colour, "%s", HM_ZERO);
+            fprintf(out, "<rect x=\"%d\" y=\"%.3f\" width=\"%d\" height=\"%.3f\" fill=\"%s\"><title>rank %d from "
+                         "other senders: %lld</title></rect>\n",
+                    xo, y, other_w, ch, colour, r, s->other[r]);
+        }
+    }
+    fputs("</g>\n", out);
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", x0, y0,
+            HM_PLOT, HM_PLOT);
+
+    /* axes: every kx-th sender, every ky-th receiver, at the cells' centres */
+    fprintf(out, "<g font-size=\"%.0f\">\n", HM_FONT);
+    for (int c = 0; c < nc; c += kx)
+        fprintf(out, "<text class=\"xlabel\" x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
+                x0 + (c + 0.5) * cw, y0 + HM_PLOT + 14, c);
+    for (int r = 0; r < n; r += ky)
+        fprintf(out, "<text class=\"ylabel\" x=\"%d\" y=\"%.2f\" text-anchor=\"end\">%d</text>\n", x0 - 5,
+                y0 + (r + 0.5) * ch + HM_FONT * 0.35, r);
+    if (other_w)
+        fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">other</text>\n", xo + other_w / 2,
+                y0 + HM_PLOT + 14);
+    fputs("</g>\n", out);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">sender rank</text>\n",
+            x0 + HM_PLOT / 2, y0 + HM_PLOT + 36);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 %d %d)\">"
+                 "receiver rank</text>\n",
+            22, y0 + HM_PLOT / 2, 22, y0 + HM_PLOT / 2);
+
+    /* the legend: the colour scale from 1 up to hi, its numbers, and zero */
+    fputs("<defs><linearGradient id=\"scale\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">", out);
+    for (int i = 0; i <= 10; i++) {
+        heat_colour(i / 10.0, colour, sizeof colour);
+        fprintf(out, "<stop offset=\"%.1f\" stop-color=\"%s\"/>", i / 10.0, colour);
+    }
+    fputs("</linearGradient></defs>\n", out);
+    int lh = HM_PLOT - 40;
+    fprintf(out, "<g class=\"legend\" font-size=\"11\">\n");
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n", xl - 10, y0 - 12,
+            s->kind == REPORT_SENDERS_COUNT ? "messages" : "queue length");
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"%d\" fill=\"url(#scale)\" stroke=\"#000\"/>\n", xl,
+            y0, lh);
+    for (long long v = 0; v <= hi; v += step) {
+        double y = y0 + lh - (double)lh * (double)v / (double)hi;
+        fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#000\"/>\n", xl + 16, y, xl + 20, y);
+        fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%.2f\">%lld</text>\n", xl + 23, y + 4, v);
+    }
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" fill=\"%s\" stroke=\"#000\"/>\n", xl,
+            y0 + lh + 16, HM_ZERO);
+    fprintf(out, "<text x=\"%d\" y=\"%d\">0 (none)</text>\n", xl + 23, y0 + lh + 28);
+    fputs("</g>\n</svg>\n", out);
     return ferror(out) ? -1 : 0;
 }
 

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# papi-mpit-report's receiver x sender matrix of unexpected messages.
+# - The renderings without MPI (utils/tests/test_senders.c): top senders,
+#   CSV, JSON, the note when there is no source, rank labels that never
+#   overlap from 2 to 256 ranks; the 4- and 256-rank heatmaps render.
+# - The early ring (report_pairs -r -c, 4 ranks): rank r sends r+1 messages
+#   and a token to (r+1) mod 4, all queued before any receive, so receiver
+#   (r+1) mod 4 has exactly r+2 from rank r and nothing from anyone else.
+#   mpich-events: the "count" kind, exact, and every row adds up to the
+#   rank's UNEXPECTED_MSGS.  openmpi-spc: the "queue_max" kind, exact too,
+#   since the program's MPI_Pcontrol makes the tool look at the queues while
+#   all of it waits there.  Twice each; the tool's own messages (start-up and
+#   collection) would show as extra counts.  The CSV equals the JSON, the SVG
+#   renders, report.txt names the sender of each receiver.
+# - PAPI_MPIT_REPORT_SENDERS=0: no matrix, no files, no note.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=${MPIT_BUILDDIR:-$(cd "$BIN/../.." && pwd)}
+wrap=$build/utils/papi-mpit-report
+export PAPI_MPIT_REPORT_LIBDIR=$build/.libs
+unset PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR PAPI_MPIT_REPORT_CHART PAPI_MPIT_REPORT_QUIET PAPI_MPIT_REPORT_LOG \
+  PAPI_MPIT_REPORT_SENDERS
+case $FLAVOR in
+  mpich-events) kind=count ;;
+  openmpi-spc) kind=queue_max ;;
+  *) echo "SKIP senders are exact with MPI_T events (mpich-events) or ob1's queue per peer (openmpi-spc)"; exit 77 ;;
+esac
+[ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }
+command -v rsvg-convert >/dev/null || { echo "FAIL: rsvg-convert (librsvg2-bin) not installed"; exit 1; }
+. "$(dirname "$0")/common/test_lib.sh"
+test_workdir report-senders || exit 1
+# a PNG of nonzero size from an SVG
+renders() { rsvg-convert "$1" -o "$1.png" 2>"$1.err" && [ -s "$1.png" ]; }
+
+# ---- the renderings alone
+if cc -Wall -Wextra -Werror -I"$here/../utils" "$here/../utils/tests/test_senders.c" "$here/../utils/report_output.c" \
+    -lm -o test_senders && ./test_senders unit; then
+  ok "unit: top senders, CSV, JSON, note, labels from 2 to 256 ranks"
+  python3 -m json.tool unit/senders4.json >/dev/null && ok "unit: the JSON parses" || fail "unit: senders4.json"
+  for f in senders4 senders256; do
+    renders unit/$f.svg && ok "unit: $f.svg renders ($(stat -c %s unit/$f.svg.png) bytes of PNG)" \
+      || { fail "unit: $f.svg does not render"; cat unit/$f.svg.err; }
+  done
+else
+  fail "unit test test_senders"
+fi
+
+# ---- the early ring under the tool
+$MPICC -O2 -Wall -Wextra -Werror "$here/report_pairs.c" -o report_pairs || { echo "FAIL: cannot build report_pairs"; exit 1; }
+run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
+[ "$FLAVOR" = openmpi-spc ] && export OMPI_MCA_mpi_spc_attach=all
+for i in 1 2; do
+  run -np 4 "$wrap" -q -o ring$i -e mpit:::UNEXPECTED_MSGS ./report_pairs -r -c >ring$i.out 2>ring$i.err
+  rc=$?
+  if [ $rc = 0 ] && python3 "$here/report_senders_check.py" ring$i 4 $kind >ring$i.check; then
+    ok "early ring run $i: $kind matrix exact, CSV = JSON, top senders in report.txt"
+  else
+    fail "early ring run $i (exit $rc): $(cat ring$i.check 2>/dev/null)"
+    cat ring$i.err
+  fi
+  renders ring$i/senders.svg && ok "run $i: senders.svg renders" || fail "run $i: senders.svg does not render"
+done
+
+# ---- turned off
+PAPI_MPIT_REPORT_SENDERS=0 run -np 4 "$wrap" -q -o off -e mpit:::UNEXPECTED_MSGS ./report_pairs -r -c >off.out 2>off.err
+rc=$?
+if [ $rc = 0 ] && [ ! -e off/senders.csv ] && [ ! -e off/senders.svg ] && ! grep -q "by sender" off/report.txt \
+    && python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); sys.exit(r["senders"] is not None or "senders_note" in r)' \
+       off/report.json; then
+  ok "PAPI_MPIT_REPORT_SENDERS=0: no matrix, no sender files, no note"
+else
+  fail "PAPI_MPIT_REPORT_SENDERS=0 (exit $rc): $(ls off)"
+fi
+
+[ $fails -eq 0 ] && echo "PASS t_report_senders ($FLAVOR)" || echo "$fails check(s) failed"
+[ $fails -eq 0 ]
