@@ -1216,6 +1216,27 @@ int mpit_engine_counter_info(const mpit_engine_t *e, int id, mpit_counter_info_t
     return 0;
 }
 
+/* Every statistic of a rule back to "nothing seen" (keyed slots too). */
+static void rule_clear(rstate_t *r)
+{
+    atomic_store(&r->n, 0);
+    atomic_store(&r->sum, 0);
+    atomic_store(&r->min, UINT64_MAX);
+    atomic_store(&r->max, 0);
+    atomic_store(&r->unmatched, 0);
+    atomic_store(&r->removes, 0);
+    atomic_store(&r->hwm, 0);
+    atomic_store(&r->sum_ins, 0);
+    atomic_store(&r->sum_rem, 0);
+    atomic_store(&r->last_time, 0);
+    atomic_store(&r->depth, 0);
+    for (int i = 0; r->groups && i < MPIT_GROUP_SLOTS; i++) atomic_store(&r->groups[i], 0);
+    for (uint64_t i = 0; r->slots && i <= r->mask; i++) {
+        atomic_store(&r->slots[i].key, KEY_EMPTY);
+        atomic_store(&r->slots[i].val, 0);
+    }
+}
+
 /* What the callback must fetch for event ev: how many leading elements (the
  * rules' keys and values, tracked sums and maxima) and whether a rule that
  * runs needs its timestamp (pairs and levels). */
@@ -1262,24 +1283,9 @@ void mpit_engine_gate(mpit_engine_t *e)
  * then on (a LEVEL rule counts items queued before as queued at now). */
 static void rule_restart(rstate_t *r, uint64_t now)
 {
-    atomic_store(&r->wbeg, atomic_load(&r->wbeg) + 1);
-    atomic_store(&r->n, 0);
-    atomic_store(&r->sum, 0);
-    atomic_store(&r->min, UINT64_MAX);
-    atomic_store(&r->max, 0);
-    atomic_store(&r->unmatched, 0);
-    atomic_store(&r->removes, 0);
-    atomic_store(&r->hwm, 0);
-    atomic_store(&r->sum_ins, 0);
-    atomic_store(&r->sum_rem, 0);
-    atomic_store(&r->depth, 0);
-    atomic_store(&r->last_time, 0);
+    atomic_store(&r->wbeg, atomic_load(&r->wbeg) + 1); /* readers of the time retry */
+    rule_clear(r);
     atomic_store(&r->t0, now);
-    for (int i = 0; r->groups && i < MPIT_GROUP_SLOTS; i++) atomic_store(&r->groups[i], 0);
-    for (uint64_t i = 0; r->slots && i <= r->mask; i++) { /* keyed: pairs, items, streams */
-        atomic_store(&r->slots[i].key, KEY_EMPTY);
-        atomic_store(&r->slots[i].val, 0);
-    }
     atomic_store(&r->wend, atomic_load(&r->wend) + 1);
 }
 
@@ -1373,23 +1379,8 @@ void mpit_engine_reset(mpit_engine_t *e, uint64_t t0)
         rstate_t *r = e->rs ? e->rs[i] : NULL;
         if (!r)
             continue;
-        atomic_store(&r->n, 0);
-        atomic_store(&r->sum, 0);
-        atomic_store(&r->min, UINT64_MAX);
-        atomic_store(&r->max, 0);
-        atomic_store(&r->unmatched, 0);
-        atomic_store(&r->removes, 0);
-        for (int k = 0; r->groups && k < MPIT_GROUP_SLOTS; k++) atomic_store(&r->groups[k], 0);
-        atomic_store(&r->hwm, 0);
-        atomic_store(&r->sum_ins, 0);
-        atomic_store(&r->sum_rem, 0);
         atomic_store(&r->wbeg, 0);
         atomic_store(&r->wend, 0);
-        atomic_store(&r->last_time, 0);
-        atomic_store(&r->depth, 0);
-        for (uint64_t s = 0; r->slots && s <= r->mask; s++) {
-            atomic_store(&r->slots[s].key, KEY_EMPTY);
-            atomic_store(&r->slots[s].val, 0);
-        }
+        rule_clear(r);
     }
 }
