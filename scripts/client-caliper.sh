@@ -59,16 +59,8 @@ fi
 
 fail() { echo "client-caliper: $* (log: $log)" >&2; tail -30 "$log" >&2; exit 1; }
 
-missing=""
-for p in g++ make cmake python3; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  echo "[client-caliper] apt-get install$missing" >&2
-  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing; } \
-    >"$log" 2>&1 || fail "installing$missing failed"
-fi
+. "$top/scripts/client-lib.sh"
+install_missing client-caliper "$log" g++ make cmake python3 || exit 1
 
 echo "[client-caliper] building Caliper for $flavor in $prefix (1-2 minutes; log: $log)" >&2
 rm -rf "$build" "$prefix" && mkdir -p "$build"

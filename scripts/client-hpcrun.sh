@@ -64,16 +64,8 @@ fail() { echo "client-hpcrun: $* (log: $log)" >&2; tail -40 "$log" >&2; exit 1; 
 
 # the Debian packages build-hpcrun.sh lists at its top
 packages="build-essential autoconf automake libtool python3 libiberty-dev libelf-dev libdw-dev liblzma-dev zlib1g-dev"
-missing=""
-for p in $packages; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  echo "[client-hpcrun] apt-get install$missing" >&2
-  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing; } \
-    >>"$log" 2>&1 || fail "installing$missing failed"
-fi
+. "$top/scripts/client-lib.sh"
+install_missing client-hpcrun "$log" $packages || exit 1
 
 echo "[client-hpcrun] building hpcrun in $prefix (about 3 minutes; log: $log)" >&2
 build=$CACHE/clients/build-hpcrun

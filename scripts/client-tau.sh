@@ -46,16 +46,8 @@ case $family in
   openmpi) packages="g++ gfortran make libopenmpi-dev openmpi-bin" ;;
   mpich)   packages="g++ gfortran make libmpich-dev mpich" ;;
 esac
-missing=""
-for p in $packages; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  echo "[client-tau] apt-get install$missing" >&2
-  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing; } \
-    >"$log" 2>&1 || fail "installing$missing failed"
-fi
+. "$top/scripts/client-lib.sh"
+install_missing client-tau "$log" $packages || exit 1
 
 # Debian's MPI of the family: it has the Fortran mpif.h TAU compiles against
 case $family in
