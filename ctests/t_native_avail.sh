@@ -4,7 +4,9 @@
 #    description and a "Units:" line; with this flavor's MPI library as the
 #    listing default (PAPI_MPIT_LIBMPI) on the Open MPI flavors it lists
 #    mpit:::pml_ob1_unexpected_msgq_length with its description and
-#    "Units: messages", and -e shows that event; on MPICH (nothing to list
+#    "Units: messages", and -e shows that event with its qualifiers
+#    :comm=self and :elem=0 (PAPI_NTV_ENUM_UMASKS), each with a text, and
+#    the full listing shows them in that event's block; on MPICH (nothing to list
 #    before MPI_Init) it lists nothing and does not crash; with the
 #    configured default MPI it lists too;
 #  - papi_component_avail shows the mpit component, active.
@@ -45,7 +47,12 @@ for b in blocks:
     if not name.startswith("mpit:::"):
         print("FAIL: block does not start with an mpit event: %r" % lines[0]); fails += 1; continue
     units = [l.split("Units:", 1)[1].strip() for l in lines if l.strip().startswith("Units:")]
-    descr = " ".join(l.strip() for l in lines[1:] if not l.strip().startswith("Units:")).strip()
+    # the event's own lines end where its first qualifier (":key=value") begins
+    own = []
+    for l in lines[1:]:
+        if l.strip().startswith(":"): break
+        own.append(l)
+    descr = " ".join(l.strip() for l in own if not l.strip().startswith("Units:")).strip()
     if not descr:
         print("FAIL: %s has no description" % name); fails += 1
     if len(units) != 1 or not units[0]:
@@ -88,7 +95,14 @@ if [ -n "$want" ]; then
   if [ $rc -ne 0 ]; then fail "papi_native_avail -e $ev exited with $rc"
   elif ! grep -q "^Event name: *$ev\$" one.out || ! grep -q "^Description: *[A-Za-z]" one.out; then
     fail "papi_native_avail -e $ev does not show the event and its description"; cat one.out
-  else ok "papi_native_avail -e $ev"; fi
+  elif ! grep -q "^ *Info: *:comm=self -- bound to MPI_COMM_SELF" one.out ||
+       ! grep -q "^ *Info: *:elem=0 -- element 0" one.out; then
+    fail "papi_native_avail -e $ev does not show the qualifiers :comm=self and :elem=0"; cat one.out
+  else ok "papi_native_avail -e $ev, with its qualifiers"; fi
+  # in the full listing, the qualifiers are lines of the event's own block
+  if sed -n "/^| $ev /,/^----/p" flavor.out | grep -q '^|     :comm=self  *|$'; then
+    ok "the listing shows $ev:comm=self under $ev"
+  else fail "the listing does not show :comm=self under $ev"; fi
 fi
 
 # ---- papi_component_avail

@@ -29,9 +29,30 @@
 
 papi_vector_t _mpit_vector;
 
+/* Buffers for a qualified name and for a qualifier's text. */
+#define MPIT_NAME_BUF (MPIT_MAX_NAME + 128)
+#define MPIT_DESC_BUF 512
+
 static const mpit_backend_t *backend;
 static atomic_int backend_ready; /* backend set and its modules told */
 static int listing_only; /* MPI loaded by us for a listing: nothing to count */
+
+/* A qualifier's code (listed under its event): its full name and what it
+ * does; 0, or -1 if code is not one. */
+static int qualifier_of(unsigned int code, char *name, int name_len, char *what, int what_len)
+{
+    int q = MPIT_QUALIFIER_INDEX((int)code);
+    return q >= 0 ? mpit_catalog_qualifier(MPIT_QUALIFIER_BASE((int)code), q, name, name_len, what, what_len) : -1;
+}
+
+/* Why entry e cannot be added, into buf; "" when it can. */
+static const char *unusable_reason(const mpit_entry_t *e, char *buf, int len)
+{
+    if (!e->unusable[0] && e->source == MPIT_SOURCE_PVAR && backend && backend->pvar_unavailable &&
+        backend->pvar_unavailable(e->info.name, buf, len))
+        return buf;
+    return e->unusable;
+}
 
 static void on_mpi_finalize(void)
 {
@@ -42,6 +63,7 @@ static void on_mpi_finalize(void)
 static int use_backend(const mpit_backend_t *b)
 {
     backend = b;
+    SUBDBG("mpit: using the %s backend\n", b->family);
     backend->set_finalize_hook(on_mpi_finalize);
     mpit_catalog_init(backend);
     mpit_control_set_backend(backend);
@@ -83,6 +105,7 @@ static int mpit_init_component(int cidx)
     atomic_store(&backend_ready, 0);
     listing_only = 0;
     if (!mpit_process_has_mpi()) {
+        SUBDBG("mpit: no MPI in this process: initialisation delayed until a listing\n");
         /* Delayed: nothing is loaded now; the first listing (papi_native_avail,
          * papi_component_avail) loads the default MPI to count and list the
          * events, and says why adding them fails (disabled_reason is PAPI's
@@ -92,7 +115,10 @@ static int mpit_init_component(int cidx)
         return PAPI_OK;
     }
     const mpit_backend_t *b = mpit_load_backend(0, why, sizeof why);
-    if (!b) return disable(why);
+    if (!b) {
+        SUBDBG("mpit: disabled: %s\n", why);
+        return disable(why);
+    }
     use_backend(b);
     /* What MPI_T has now (every listing updates it).  Not before MPI_Init:
      * Open MPI's MPI_T_init_thread then costs about 30 ms, paid only if an
@@ -122,6 +148,7 @@ static int ensure_backend(void)
             if (had_mpi) _mpit_vector.cmp_info.disabled_reason[0] = '\0';
             use_backend(b);
         } else {
+            SUBDBG("mpit: disabled: %s\n", why);
             err = disable(why);
         }
     }
@@ -135,6 +162,7 @@ static int mpit_shutdown_thread(hwd_context_t *ctx) { (void)ctx; return PAPI_OK;
 static int mpit_shutdown_component(void)
 {
     if (!mpit_guard_enter()) return MPIT_REENTERED;
+    SUBDBG("mpit: shutdown\n");
     if (backend) mpit_catalog_clear(); /* finalizes MPI_T where this MPI allows it */
     backend = NULL;
     atomic_store(&backend_ready, 0);
@@ -173,6 +201,21 @@ static int mpit_update_control_state_unguarded(hwd_control_state_t *ctl, NativeI
     for (int i = 0; i < count; i++) {
         codes[i] = native[i].ni_event;
         native[i].ni_position = i;
+        if (MPIT_QUALIFIER_INDEX(codes[i]) >= 0) {
+            /* a listed qualifier added by its code: the name it stands for */
+            char name[MPIT_NAME_BUF], what[MPIT_DESC_BUF];
+            int c = -1;
+            if (qualifier_of((unsigned)codes[i], name, sizeof name, what, sizeof what) != 0) {
+                mpit_warn("event set: cannot be added: %#x is not an mpit qualifier code", (unsigned)codes[i]);
+                return PAPI_ENOEVNT;
+            }
+            int err = mpit_catalog_lookup(name, &c, why, sizeof why);
+            if (err != PAPI_OK) {
+                mpit_warn("%s: cannot be added: %s", name, why);
+                return err;
+            }
+            codes[i] = c;
+        }
     }
     mpit_control_t *cs = (mpit_control_t *)ctl;
     int err = mpit_control_update(cs, codes, count, why, sizeof why);
@@ -240,10 +283,20 @@ static int mpit_ntv_enum_events_unguarded(unsigned int *code, int modifier)
         next = mpit_catalog_next_listed(-1);
         break;
     case PAPI_ENUM_EVENTS:
-        next = mpit_catalog_next_listed((int)*code);
+        next = mpit_catalog_next_listed(MPIT_QUALIFIER_BASE((int)*code));
         break;
+    case PAPI_NTV_ENUM_UMASKS: {
+        /* from an event to its first qualifier, from a qualifier to the next */
+        char name[MPIT_NAME_BUF], what[MPIT_DESC_BUF], gated[MPIT_NAME_LEN + 256];
+        int base = MPIT_QUALIFIER_BASE((int)*code), q = MPIT_QUALIFIER_INDEX((int)*code) + 1;
+        const mpit_entry_t *e = mpit_catalog_get(base);
+        if (!e || unusable_reason(e, gated, sizeof gated)[0]) return PAPI_ENOEVNT; /* nothing to refine */
+        if (mpit_catalog_qualifier(base, q, name, sizeof name, what, sizeof what) != 0) return PAPI_ENOEVNT;
+        *code = (unsigned)MPIT_QUALIFIER_CODE(base, q);
+        return PAPI_OK;
+    }
     default:
-        return PAPI_EINVAL; /* qualifiers are described in each event's text */
+        return PAPI_EINVAL;
     }
     if (next < 0) return PAPI_ENOEVNT;
     *code = (unsigned)next;
@@ -269,6 +322,9 @@ static int mpit_ntv_name_to_code_unguarded(const char *name, unsigned int *code)
 
 static int mpit_ntv_code_to_name(unsigned int code, char *name, int len)
 {
+    char what[MPIT_DESC_BUF];
+    if (MPIT_QUALIFIER_INDEX((int)code) >= 0)
+        return qualifier_of(code, name, len, what, sizeof what) == 0 ? PAPI_OK : PAPI_ENOEVNT;
     const mpit_entry_t *e = mpit_catalog_get((int)code);
     if (!e) return PAPI_ENOEVNT;
     snprintf(name, len, "%s", e->name);
@@ -277,13 +333,20 @@ static int mpit_ntv_code_to_name(unsigned int code, char *name, int len)
 
 static int mpit_ntv_code_to_descr(unsigned int code, char *descr, int len)
 {
+    if (MPIT_QUALIFIER_INDEX((int)code) >= 0) {
+        /* PAPI's form for a qualifier: the event's text, then ", masks:"
+         * and what the qualifier does (papi_native_avail shows the latter) */
+        char name[MPIT_NAME_BUF], what[MPIT_DESC_BUF];
+        const mpit_entry_t *e = mpit_catalog_get(MPIT_QUALIFIER_BASE((int)code));
+        if (!e || qualifier_of(code, name, sizeof name, what, sizeof what) != 0) return PAPI_ENOEVNT;
+        int room = len - (int)strlen(what) - (int)sizeof ", masks:"; /* the qualifier's text is kept whole */
+        snprintf(descr, len, "%.*s, masks:%s", room > 0 ? room : 0, e->description, what);
+        return PAPI_OK;
+    }
     const mpit_entry_t *e = mpit_catalog_get((int)code);
     if (!e) return PAPI_ENOEVNT;
     char gated[MPIT_NAME_LEN + 256];
-    const char *unusable = e->unusable;
-    if (!unusable[0] && e->source == MPIT_SOURCE_PVAR && backend && backend->pvar_unavailable &&
-        backend->pvar_unavailable(e->info.name, gated, sizeof gated))
-        unusable = gated;
+    const char *unusable = unusable_reason(e, gated, sizeof gated);
     if (unusable[0]) snprintf(descr, len, "%s (cannot be added: %s)", e->description, unusable);
     else snprintf(descr, len, "%s", e->description);
     return PAPI_OK;
@@ -291,6 +354,15 @@ static int mpit_ntv_code_to_descr(unsigned int code, char *descr, int len)
 
 static int mpit_ntv_code_to_info(unsigned int code, PAPI_event_info_t *info)
 {
+    if (MPIT_QUALIFIER_INDEX((int)code) >= 0) {
+        /* a name and a text only, as PAPI lists hardware qualifiers: what
+         * the qualified event counts is known once its name is looked up */
+        char what[MPIT_DESC_BUF];
+        if (qualifier_of(code, info->symbol, sizeof info->symbol, what, sizeof what) != 0) return PAPI_ENOEVNT;
+        mpit_ntv_code_to_descr(code, info->long_descr, sizeof info->long_descr);
+        snprintf(info->short_descr, sizeof info->short_descr, "%.63s", what);
+        return PAPI_OK;
+    }
     const mpit_entry_t *e = mpit_catalog_get((int)code);
     if (!e) return PAPI_ENOEVNT;
     snprintf(info->symbol, sizeof info->symbol, "%s", e->name);

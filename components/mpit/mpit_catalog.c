@@ -14,6 +14,9 @@
 #include "mpit_suggest.h"
 #include "mpit_values.h"
 #include "papi.h"
+#include <unistd.h> /* getpid, in PAPI's debug label */
+
+#include "papi_debug.h" /* SUBDBG: traces in PAPI debug builds (PAPI_DEBUG=SUBSTRATE) */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const mpit_backend_t *backend;
@@ -213,8 +216,15 @@ static int ensure_mpit(const mpit_backend_t *b)
 {
     char why[512];
     int expected = MPIT_INIT_NONE;
-    if (atomic_compare_exchange_strong(&mpit_state, &expected, MPIT_INIT_BUSY))
-        atomic_store(&mpit_state, b->init(why, sizeof why) == MPIT_OK ? MPIT_INIT_DONE : MPIT_INIT_NONE);
+    if (atomic_compare_exchange_strong(&mpit_state, &expected, MPIT_INIT_BUSY)) {
+        int ok = b->init(why, sizeof why) == MPIT_OK;
+        atomic_store(&mpit_state, ok ? MPIT_INIT_DONE : MPIT_INIT_NONE);
+        if (ok) {
+            SUBDBG("mpit: MPI_T initialised\n");
+        } else {
+            SUBDBG("mpit: MPI_T cannot be initialised: %s\n", why);
+        }
+    }
     return atomic_load(&mpit_state) == MPIT_INIT_DONE;
 }
 
@@ -385,8 +395,14 @@ void mpit_catalog_rescan(void)
     if (!snap) return;
     if (collect(snap)) {
         pthread_mutex_lock(&lock);
+        int before = atomic_load(&size);
         merge_locked(snap);
+        int after = atomic_load(&size);
         pthread_mutex_unlock(&lock);
+        if (after > before) {
+            SUBDBG("mpit: rescan (MPI state %d): %d pvar indices, %d entries added, %d listed\n", snap->state,
+                   snap->num, after - before, num_listed);
+        }
     }
     free(snap->info);
     free(snap->valid);
@@ -399,6 +415,79 @@ int mpit_catalog_next_listed(int code)
     for (int i = code + 1; i < n; i++)
         if (entries[i]->listed) return i;
     return -1;
+}
+
+/* ---- qualifiers listed under events ------------------------------------ */
+
+/* Variables: :comm=self where bound to a communicator, :elem= for every one
+ * (whether MPI_T gives an array is known only once a handle exists), and
+ * under the plain name of an MPICH twin the other classes registered with
+ * it (listed too, as events of their own). */
+static int pvar_qualifier(const mpit_entry_t *e, int q, char *name, int name_len, char *what, int what_len)
+{
+    mpit_name_t p = e->parsed;
+    int k = 0;
+    if (e->unusable[0]) return -1;
+    if (e->info.bind == MPIT_BIND_COMM && k++ == q) {
+        p.comm = MPIT_COMM_SELF;
+        mpit_name_format(&p, name, name_len);
+        snprintf(what, what_len, "bound to MPI_COMM_SELF (this process alone) instead of MPI_COMM_WORLD");
+        return 0;
+    }
+    if (k++ == q) {
+        p.elem = 0;
+        mpit_name_format(&p, name, name_len);
+        snprintf(what, what_len, "element 0 only (:elem=N: element N) of a variable MPI_T gives as an array, "
+                 "e.g. one value per peer; the plain name sums the elements");
+        return 0;
+    }
+    if (e->parsed.cls >= 0) return -1;
+    int n = atomic_load(&size);
+    for (int i = 0; i < n; i++) {
+        const mpit_entry_t *t = entries[i];
+        if (t == e || t->family != MPIT_FAMILY_PVAR || !t->listed || t->parsed.cls < 0 ||
+            strcmp(t->info.name, e->info.name) != 0 || k++ != q)
+            continue;
+        p.cls = t->parsed.cls;
+        mpit_name_format(&p, name, name_len);
+        snprintf(what, what_len, "the variable of MPI_T class %s registered under the same name",
+                 mpit_class_name(p.cls));
+        return 0;
+    }
+    return -1;
+}
+
+/* event.<name>: :sum= and :max= of each integer element. */
+static int event_qualifier(const mpit_entry_t *e, int q, char *name, int name_len, char *what, int what_len)
+{
+    const char *type = e->parsed.base + sizeof event_prefix - 1;
+    int t = 0, k = 0;
+    if (strncmp(e->parsed.base, event_prefix, sizeof event_prefix - 1) != 0) return -1;
+    while (t < mpit_events_num_types() && strcmp(mpit_events_type_name(t), type) != 0) t++;
+    for (int el = 0; el < MPIT_EVENT_MAX_ELEMS; el++) {
+        const char *elem = mpit_events_summable_element(t, el);
+        if (!elem) continue;
+        for (int agg = MPIT_AGG_SUM; agg <= MPIT_AGG_MAX; agg++) {
+            if (k++ != q) continue;
+            mpit_name_t p = e->parsed;
+            p.agg = agg;
+            snprintf(p.agg_elem, sizeof p.agg_elem, "%s", elem);
+            mpit_name_format(&p, name, name_len);
+            if (agg == MPIT_AGG_SUM) snprintf(what, what_len, "sum of element %s over the events since start", elem);
+            else snprintf(what, what_len, "largest value of element %s in the events since start", elem);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int mpit_catalog_qualifier(int code, int q, char *name, int name_len, char *what, int what_len)
+{
+    const mpit_entry_t *e = mpit_catalog_get(code);
+    if (!e || !e->listed || q < 0) return -1;
+    if (e->family == MPIT_FAMILY_PVAR) return pvar_qualifier(e, q, name, name_len, what, what_len);
+    if (e->family == MPIT_FAMILY_EVENT) return event_qualifier(e, q, name, name_len, what, what_len);
+    return -1; /* portable metrics and derived counters take none */
 }
 
 /* ---- lookup ----------------------------------------------------------- */
@@ -598,6 +687,7 @@ static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int s
                  "set starts, and the set fails to start if MPI_Init did not bring it.");
         int pc = append(e);
         if (pc < 0) return PAPI_ENOMEM;
+        SUBDBG("mpit: %s accepted before MPI_Init as code %d, resolved when its set starts\n", canonical, pc);
         *code = pc;
         *pending = 1;
         why[0] = '\0';

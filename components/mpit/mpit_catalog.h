@@ -15,6 +15,16 @@
 
 #define MPIT_CATALOG_MAX 65536
 
+/* Qualifiers listed under an event (PAPI_NTV_ENUM_UMASKS) have codes of
+ * their own above the catalog's: the event's code plus (q + 1) shifted
+ * here, for its q-th qualifier (from 0).  They name a qualified form; adding
+ * one goes through the name, as a typed name does. */
+#define MPIT_QUALIFIER_SHIFT 16
+#define MPIT_QUALIFIER_CODE(code, q) ((code) | (((q) + 1) << MPIT_QUALIFIER_SHIFT))
+#define MPIT_QUALIFIER_BASE(code) ((code) & ((1 << MPIT_QUALIFIER_SHIFT) - 1))
+#define MPIT_QUALIFIER_INDEX(code) (((code) >> MPIT_QUALIFIER_SHIFT) - 1) /* -1: an event */
+_Static_assert(MPIT_CATALOG_MAX <= 1 << MPIT_QUALIFIER_SHIFT, "catalog codes must fit below the qualifier bits");
+
 enum mpit_family {
     MPIT_FAMILY_PVAR,    /* mpit:::<pvar name> */
     MPIT_FAMILY_EVENT,   /* mpit:::event.<event>, mpit:::derived.<counter> */
@@ -56,6 +66,11 @@ int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len);
 
 /* Next listed entry after code (-1 for the first); -1 when there is none. */
 int mpit_catalog_next_listed(int code);
+
+/* The q-th qualifier (from 0) listed under the event with this code: its
+ * full name (the event's canonical name qualified) and what it does; 0, or
+ * -1 when the event has no q-th qualifier. */
+int mpit_catalog_qualifier(int code, int q, char *name, int name_len, char *what, int what_len);
 
 /* Turns a pending entry into a real one if MPI_T has it now: 0 when it is
  * real, else a PAPI error with why. */

@@ -15,6 +15,9 @@
 #include "mpit_warn.h"
 #include "mpit_watermarks.h"
 #include "papi.h"
+#include <unistd.h> /* getpid, in PAPI's debug label */
+
+#include "papi_debug.h" /* SUBDBG: traces in PAPI debug builds (PAPI_DEBUG=SUBSTRATE) */
 
 static const mpit_backend_t *backend;
 static atomic_int mpi_gone;
@@ -89,6 +92,7 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
         if (s->engine_id >= 0) {
             mpit_events_activate(s->engine_id, +1); /* its rule runs from now on */
             s->activated = 1;
+            SUBDBG("mpit: %s bound to event counter %d, activated\n", e->name, s->engine_id);
         }
         return PAPI_OK;
     }
@@ -117,6 +121,8 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
         s->handle = NULL;
         return PAPI_EINVAL;
     }
+    SUBDBG("mpit: %s bound to pvar index %d (%s, %d elements)\n", e->name, index,
+           e->parsed.comm == MPIT_COMM_SELF ? "MPI_COMM_SELF" : "MPI_COMM_WORLD", s->count);
     s->dtype = e->info.dtype;
     s->elem = e->parsed.elem;
     s->continuous = e->info.continuous;
@@ -150,6 +156,9 @@ static int bind(mpit_control_t *cs, int tolerant, char *why, int why_len)
         mpit_slot_t *s = &cs->slot[i];
         int waits;
         int err = bind_slot(cs, s, state, &waits, why, why_len);
+        if (waits) {
+            SUBDBG("mpit: %s waits for MPI_Init to be bound\n", mpit_catalog_get(s->code)->name);
+        }
         if (waits) deferred = 1;
         else if (err != PAPI_OK && !tolerant) {
             cs->failed = i;
@@ -258,6 +267,7 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
     for (int i = 0; i < cs->num; i++)
         if (cs->slot[i].handle) backend->handle_start(cs->slot[i].handle);
     take_reference(cs);
+    SUBDBG("mpit: set of %d events started%s\n", cs->num, cs->bound_before_mpi ? " before MPI_Init" : "");
     mpit_read_plan(cs);
     cs->running = 1;
     return PAPI_OK;

@@ -1318,6 +1318,18 @@ int mpit_engine_raw_counter(mpit_engine_t *e, int ev, int what, int elem)
     return RAW_BASE + ev * RAW_STRIDE + (what == MPIT_RAW_SUM ? 1 : 2) + 2 * elem;
 }
 
+const char *mpit_engine_summable_element(const mpit_engine_t *e, int ev, int elem)
+{
+    const evstate_t *E;
+
+    if (!e || ev < 0 || ev >= e->nev || !e->ev[ev].described)
+        return NULL;
+    E = &e->ev[ev];
+    if (elem < 0 || elem >= E->nelem || E->kind[elem] == MPIT_ELEM_OTHER || E->noread)
+        return NULL;
+    return E->elem[elem];
+}
+
 int mpit_engine_find_counter(mpit_engine_t *e, const char *name)
 {
     const char *q;

@@ -81,6 +81,10 @@ int mpit_engine_counter_info(const mpit_engine_t *eng, int id, mpit_counter_info
 int mpit_engine_find_counter(mpit_engine_t *eng, const char *name);
 /* Same by numbers: what = MPIT_RAW_*, elem ignored for COUNT. */
 int mpit_engine_raw_counter(mpit_engine_t *eng, int event_id, int what, int elem);
+/* Name of element elem of an event type when it can be aggregated with
+ * :sum=/:max= (an integer the front end reads), else NULL.  Starts no
+ * tracking: for listings. */
+const char *mpit_engine_summable_element(const mpit_engine_t *eng, int event_id, int elem);
 
 /* How many leading elements the front end must read and pass for this event
  * type: 0 when a rule marks its data unreadable (MPIT_REF_NOREAD), else

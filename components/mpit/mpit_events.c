@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "mpit_rules.h"
+#include <unistd.h> /* getpid, in PAPI's debug label */
+
+#include "papi_debug.h" /* SUBDBG: traces in PAPI debug builds (PAPI_DEBUG=SUBSTRATE) */
 
 static const mpit_backend_t *backend;
 /* Set-up and subscription call MPI, so no lock is held: the first thread
@@ -26,6 +29,11 @@ int mpit_events_num_derived(void) { return num_derived; }
 
 const char *mpit_events_type_name(int i) { return i >= 0 && i < num_types ? types[i].name : ""; }
 const char *mpit_events_type_desc(int i) { return i >= 0 && i < num_types ? types[i].desc : ""; }
+
+const char *mpit_events_summable_element(int i, int elem)
+{
+    return mpit_events_ready() && i >= 0 && i < num_types ? mpit_engine_summable_element(engine, i, elem) : NULL;
+}
 
 static int kind_of(int dtype)
 {
@@ -76,6 +84,7 @@ static int setup_once(void)
     mpit_engine_gate(engine); /* a rule runs in the callbacks only while a set reads it */
     dropped_id = mpit_engine_find_counter(engine, "dropped");
     why[0] = '\0';
+    SUBDBG("mpit: %d MPI_T event types, %d derived counters\n", n, num_derived);
     return 1;
 }
 
@@ -90,7 +99,9 @@ int mpit_events_setup(const mpit_backend_t *b)
     if (b->mpi_state() == MPIT_MPI_RUNNING &&
         atomic_compare_exchange_strong(&setup_state, &expected, SETUP_BUSY)) {
         backend = b;
-        setup_once();
+        if (!setup_once()) {
+            SUBDBG("mpit: no MPI_T events: %s\n", why);
+        }
         atomic_store_explicit(&setup_state, SETUP_DONE, memory_order_release);
     }
     return mpit_events_ready();
@@ -130,6 +141,7 @@ int mpit_events_subscribe(void)
     int err = 0;
     for (int i = 0; i < num_types; i++)
         if (types[i].name[0] && backend->event_subscribe(i, &sink) != MPIT_OK) err = -1;
+    SUBDBG("mpit: MPI_T event callbacks registered%s\n", err ? " (some failed)" : "");
     return err;
 }
 

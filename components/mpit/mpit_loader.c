@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* getpid, in PAPI's debug label */
+
+#include "papi_debug.h" /* SUBDBG: traces in PAPI debug builds (PAPI_DEBUG=SUBSTRATE) */
 
 #ifndef MPIT_BACKEND_DIR
 #define MPIT_BACKEND_DIR ""
@@ -55,8 +58,12 @@ static void *open_module(const char *module, char *why, size_t why_len)
         snprintf(path, sizeof path, "%.4000s/%s", dirs[i], module);
         /* RTLD_LOCAL: the backend's MPI references bind to the process's MPI. */
         void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (h) return h;
+        if (h) {
+            SUBDBG("mpit: backend module %s loaded\n", path);
+            return h;
+        }
         last_error = dlerror();
+        SUBDBG("mpit: backend module %s: %s\n", path, last_error);
     }
     snprintf(why, why_len, "cannot load the MPI backend %s (%s); set PAPI_MPIT_BACKEND_DIR",
              module, last_error);
@@ -82,6 +89,7 @@ static int load_default_mpi(char *why, size_t why_len)
                  lib, dlerror());
         return -1;
     }
+    SUBDBG("mpit: no MPI in this process: loaded %s for the listing\n", lib);
     return 0;
 }
 
@@ -102,6 +110,7 @@ const mpit_backend_t *mpit_load_backend(int load_default, char *why, size_t why_
     const char *module = NULL;
     for (size_t i = 0; i < sizeof families / sizeof families[0] && !module; i++)
         if (strstr(version, families[i].version_marker)) module = families[i].module;
+    SUBDBG("mpit: MPI library \"%.120s\": backend %s\n", version, module ? module : "(none)");
     if (!module) {
         char *nl = strchr(version, '\n');
         if (nl) *nl = '\0';
