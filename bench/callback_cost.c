@@ -23,10 +23,18 @@
 
 static void empty_cb(MPI_T_event_instance i, MPI_T_event_registration r, MPI_T_cb_safety s, void *u)
 {
-    (void)i; (void)r; (void)s; (void)u;
+    (void)i;
+    (void)r;
+    (void)s;
+    (void)u;
 }
 
-static void free_cb(MPI_T_event_registration r, MPI_T_cb_safety s, void *u) { (void)r; (void)s; (void)u; }
+static void free_cb(MPI_T_event_registration r, MPI_T_cb_safety s, void *u)
+{
+    (void)r;
+    (void)s;
+    (void)u;
+}
 
 static MPI_T_event_registration regs[64];
 static int nregs;
@@ -41,7 +49,8 @@ static void register_empty(void)
     MPI_T_event_get_num(&num);
     for (int e = 0; e < num && nregs < 64; e++) {
         if (MPI_T_event_handle_alloc(e, NULL, MPI_INFO_NULL, &regs[nregs]) != MPI_SUCCESS) continue;
-        for (int l = 0; l < 4; l++) MPI_T_event_register_callback(regs[nregs], levels[l], MPI_INFO_NULL, NULL, empty_cb);
+        for (int l = 0; l < 4; l++)
+            MPI_T_event_register_callback(regs[nregs], levels[l], MPI_INFO_NULL, NULL, empty_cb);
         nregs++;
     }
 }
@@ -71,7 +80,8 @@ int main(int argc, char **argv)
             MPI_Irecv(&go, 1, MPI_INT, 0, TAG + 2, MPI_COMM_WORLD, &r);
             MPI_Send(&go, 1, MPI_INT, 0, TAG + 1, MPI_COMM_WORLD);
             MPI_Wait(&r, MPI_STATUS_IGNORE); /* all PER data messages are queued, unexpected */
-            for (int i = 0; i < PER; i++) MPI_Recv(&data[i], 1, MPI_INT, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            for (int i = 0; i < PER; i++)
+                MPI_Recv(&data[i], 1, MPI_INT, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
     }
     if (es != PAPI_NULL) {

@@ -66,7 +66,8 @@ int main(int argc, char **argv)
                     MPI_Recv(buf, 8, MPI_CHAR, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 } else if (rank == 1) {
                     MPI_Recv(buf, 8, MPI_CHAR, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                    for (int m = 0; m < 100; m++) MPI_Recv(buf, 8, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    for (int m = 0; m < 100; m++)
+                        MPI_Recv(buf, 8, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                     MPI_Send(buf, 8, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
                 }
             } else if (rank == 0) {

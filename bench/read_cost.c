@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX 64
+#define MAX    64
 #define ROUNDS 7
 
 static MPI_T_pvar_session session;
@@ -147,9 +147,10 @@ int main(int argc, char **argv)
 
     printf("%d variables: %d x MPI_T_pvar_read %.1f ns, PAPI_read %.1f ns: %.2fx\n", n, n, raw_all, papi_all,
            papi_all / raw_all);
-    printf("2 variables: 2 x MPI_T_pvar_read %.1f ns; PAPI_read %.1f ns (%.2fx), PAPI_read+PAPI_reset %.1f ns "
-           "(%.2fx), PAPI_accum %.1f ns (%.2fx)\n",
-           raw2, read2, read2 / raw2, rr2, rr2 / raw2, acc2, acc2 / raw2);
+    printf(
+        "2 variables: 2 x MPI_T_pvar_read %.1f ns; PAPI_read %.1f ns (%.2fx), PAPI_read+PAPI_reset %.1f ns "
+        "(%.2fx), PAPI_accum %.1f ns (%.2fx)\n",
+        raw2, read2, read2 / raw2, rr2, rr2 / raw2, acc2, acc2 / raw2);
     PAPI_shutdown();
     MPI_Finalize();
     return 0;

@@ -32,7 +32,8 @@ int main(int argc, char **argv)
         return 2;
     }
     double sum = bursts_run(rank, bursts, per_burst, work_ms / 1000.0, NULL);
-    if (rank == 1) printf("burst_app rank 1: %d bursts of %d messages received (work %.3g)\n", bursts, per_burst, sum);
+    if (rank == 1)
+        printf("burst_app rank 1: %d bursts of %d messages received (work %.3g)\n", bursts, per_burst, sum);
     if (rank == 0) printf("burst_app rank 0: %d bursts of %d messages sent\n", bursts, per_burst);
     fflush(stdout);
     MPI_Finalize();

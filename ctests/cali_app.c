@@ -61,7 +61,8 @@ int main(int argc, char **argv)
     MPI_Probe(left, TAG_MARK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Recv(&got, 1, MPI_INT, left, TAG_MARK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     for (int i = 0; i < n; i++)
-        MPI_Recv(rbuf + (size_t)i * bytes, bytes, MPI_CHAR, left, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(rbuf + (size_t)i * bytes, bytes, MPI_CHAR, left, TAG_DATA, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
     MPI_Waitall(n + 1, req, st);
     CALI_MARK_END("receive");
 

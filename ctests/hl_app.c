@@ -13,8 +13,8 @@
 #include <papi.h>
 #include <stdio.h>
 
-#define U 9
-#define TAG_GO 41
+#define U        9
+#define TAG_GO   41
 #define TAG_DATA 42
 #define TAG_MARK 43
 
@@ -29,8 +29,10 @@ int main(int argc, char **argv)
         if (rank == 0) fprintf(stderr, "hl_app: run with 2 ranks\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    if (rank == 0) MPI_Irecv(&m, 1, MPI_INT, 1, TAG_GO, MPI_COMM_WORLD, &req);
-    else MPI_Irecv(&m, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, &req);
+    if (rank == 0)
+        MPI_Irecv(&m, 1, MPI_INT, 1, TAG_GO, MPI_COMM_WORLD, &req);
+    else
+        MPI_Irecv(&m, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, &req);
 
     if ((rc = PAPI_hl_region_begin("exchange")) != PAPI_OK)
         fprintf(stderr, "hl_app: rank %d: PAPI_hl_region_begin: %d\n", rank, rc);

@@ -75,8 +75,10 @@ int main(int argc, char **argv)
     MPI_Isend(&ready, 1, MPI_INT, left, TAG_READY, MPI_COMM_WORLD, &ready_req[1]);
     MPI_Waitall(2, ready_req, st);
 
-    for (int i = 0; i < small; i++) MPI_Isend(sbuf, SMALL_BYTES, MPI_CHAR, right, TAG_SMALL, MPI_COMM_WORLD, &req[i]);
-    for (int i = small; i < n; i++) MPI_Isend(sbuf, LARGE_BYTES, MPI_CHAR, right, TAG_LARGE, MPI_COMM_WORLD, &req[i]);
+    for (int i = 0; i < small; i++)
+        MPI_Isend(sbuf, SMALL_BYTES, MPI_CHAR, right, TAG_SMALL, MPI_COMM_WORLD, &req[i]);
+    for (int i = small; i < n; i++)
+        MPI_Isend(sbuf, LARGE_BYTES, MPI_CHAR, right, TAG_LARGE, MPI_COMM_WORLD, &req[i]);
     MPI_Isend(&go, 1, MPI_INT, right, TAG_GO, MPI_COMM_WORLD, &req[n]);
     MPI_Probe(left, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Recv(&got, 1, MPI_INT, left, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -90,8 +92,10 @@ int main(int argc, char **argv)
     if ((rc = PAPI_stop(es, v)) != PAPI_OK) die(rank, "PAPI_stop", rc);
     char host[256] = "?";
     gethostname(host, sizeof host - 1);
-    printf("hosts_papi_app rank %d host %s UNEXPECTED_MSGS=%lld BYTES_SENT=%lld BYTES_RECEIVED=%lld BYTES_SENT_MPI=%lld "
-           "go=%d\n", rank, host, v[0], v[1], v[2], v[3], got && peer_ready);
+    printf("hosts_papi_app rank %d host %s UNEXPECTED_MSGS=%lld BYTES_SENT=%lld BYTES_RECEIVED=%lld "
+           "BYTES_SENT_MPI=%lld "
+           "go=%d\n",
+           rank, host, v[0], v[1], v[2], v[3], got && peer_ready);
     fflush(stdout);
     free(sbuf);
     free(rbuf);

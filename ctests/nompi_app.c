@@ -16,14 +16,14 @@
 #include <string.h>
 
 static int failures;
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            failures++;                                                               \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fputc('\n', stderr);                                                      \
-        }                                                                             \
+#define CHECK(cond, ...)                                                                                     \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            failures++;                                                                                      \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                  \
+            fprintf(stderr, __VA_ARGS__);                                                                    \
+            fputc('\n', stderr);                                                                             \
+        }                                                                                                    \
     } while (0)
 
 int main(int argc, char **argv)
@@ -73,8 +73,10 @@ int main(int argc, char **argv)
     if (ci) {
         printf("mpit: disabled=%d reason='%s'\n", ci->disabled, ci->disabled_reason);
         CHECK(ci->disabled_reason[0] != '\0', "no reason in the component info (disabled=%d)", ci->disabled);
-        if (listing) CHECK(ci->disabled == 0, "disabled (%d) although events are listed", ci->disabled);
-        else CHECK(ci->disabled != 0, "not disabled with PAPI_MPIT_LIBMPI=none");
+        if (listing)
+            CHECK(ci->disabled == 0, "disabled (%d) although events are listed", ci->disabled);
+        else
+            CHECK(ci->disabled != 0, "not disabled with PAPI_MPIT_LIBMPI=none");
     }
 
     CHECK(PAPI_cleanup_eventset(es) == PAPI_OK, "PAPI_cleanup_eventset after failed adds");
@@ -88,8 +90,7 @@ int main(int argc, char **argv)
     if (perf == PAPI_OK) {
         long long v = -1;
         CHECK(PAPI_start(es) == PAPI_OK, "PAPI_start of perf::TASK-CLOCK");
-        for (volatile int i = 0; i < 1000000; i++) {
-        }
+        for (volatile int i = 0; i < 1000000; i++) {}
         CHECK(PAPI_stop(es, &v) == PAPI_OK, "PAPI_stop");
         CHECK(v > 0, "perf::TASK-CLOCK %lld", v);
     } else {

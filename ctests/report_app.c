@@ -39,7 +39,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
-    char *sbuf = calloc((size_t)messages, (size_t)bytes + 1), *rbuf = calloc((size_t)messages, (size_t)bytes + 1);
+    char *sbuf = calloc((size_t)messages, (size_t)bytes + 1),
+         *rbuf = calloc((size_t)messages, (size_t)bytes + 1);
     MPI_Request *req = calloc((size_t)messages + 1, sizeof *req);
     MPI_Status *st = calloc((size_t)messages + 1, sizeof *st);
     for (int i = 0; i < messages * bytes; i++) sbuf[i] = (char)(rank + i);
@@ -59,7 +60,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < messages * bytes; i++) local += (unsigned char)rbuf[i];
     MPI_Reduce(&local, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        printf("report_app: %d ranks, %d messages of %d bytes each, checksum %ld\n", size, messages, bytes, total);
+        printf("report_app: %d ranks, %d messages of %d bytes each, checksum %ld\n", size, messages, bytes,
+               total);
         fflush(stdout);
     }
     free(sbuf);

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TAG_DATA 5
+#define TAG_DATA  5
 #define TAG_TOKEN 6
-#define TAG_PAIR 7
+#define TAG_PAIR  7
 
 static void early_ring(int rank, int size, int look)
 {
@@ -37,7 +37,8 @@ static void early_ring(int rank, int size, int look)
     /* the token comes after the data (non-overtaking): all of it is queued */
     MPI_Probe(left, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (look) MPI_Pcontrol(1);
-    for (int i = 0; i < nrecv; i++) MPI_Recv(rbuf, 16, MPI_CHAR, left, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int i = 0; i < nrecv; i++)
+        MPI_Recv(rbuf, 16, MPI_CHAR, left, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Recv(NULL, 0, MPI_CHAR, left, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Waitall(nsend + 1, req, st);
     free(req);
@@ -63,8 +64,8 @@ static void all_pairs(int rank, int size)
     MPI_Waitall(n, req, st);
     for (int peer = 0; peer < size; peer++) /* blocking ones too */
         if (peer != rank) {
-            MPI_Sendrecv(sbuf, 3000, MPI_CHAR, peer, TAG_PAIR, rbuf, 3000, MPI_CHAR, peer, TAG_PAIR, MPI_COMM_WORLD,
-                         MPI_STATUS_IGNORE);
+            MPI_Sendrecv(sbuf, 3000, MPI_CHAR, peer, TAG_PAIR, rbuf, 3000, MPI_CHAR, peer, TAG_PAIR,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
     long one = 1, sum = 0;
     MPI_Allreduce(&one, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
@@ -78,9 +79,12 @@ int main(int argc, char **argv)
 {
     int ring = 0, pairs = 0, look = 0, opt;
     while ((opt = getopt(argc, argv, "rpc")) != -1) {
-        if (opt == 'r') ring = 1;
-        else if (opt == 'c') look = 1;
-        else if (opt == 'p') pairs = 1;
+        if (opt == 'r')
+            ring = 1;
+        else if (opt == 'c')
+            look = 1;
+        else if (opt == 'p')
+            pairs = 1;
         else {
             fprintf(stderr, "usage: report_pairs [-r] [-p] [-c]\n");
             return 2;
@@ -93,7 +97,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (ring) early_ring(rank, size, look);
     if (pairs) all_pairs(rank, size);
-    if (rank == 0) printf("report_pairs: %d ranks%s%s\n", size, ring ? ", early ring" : "", pairs ? ", all pairs" : "");
+    if (rank == 0)
+        printf("report_pairs: %d ranks%s%s\n", size, ring ? ", early ring" : "", pairs ? ", all pairs" : "");
     MPI_Finalize();
     return 0;
 }

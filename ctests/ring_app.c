@@ -62,13 +62,14 @@ int main(int argc, char **argv)
     MPI_Probe(left, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Recv(&got, 1, MPI_INT, left, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     for (int i = 0; i < messages; i++)
-        MPI_Recv(rbuf + (size_t)i * bytes, bytes, MPI_CHAR, left, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(rbuf + (size_t)i * bytes, bytes, MPI_CHAR, left, TAG_DATA, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
     MPI_Waitall(messages + 1, req, st);
 
     long sum = 0;
     for (size_t i = 0; i + 1 < n; i++) sum += (unsigned char)rbuf[i];
-    printf("ring_app rank %d done: %d messages of %d bytes from rank %d, go %d, checksum %ld\n", rank, messages,
-           bytes, left, got && peer_ready, sum);
+    printf("ring_app rank %d done: %d messages of %d bytes from rank %d, go %d, checksum %ld\n", rank,
+           messages, bytes, left, got && peer_ready, sum);
     fflush(stdout);
     free(sbuf);
     free(rbuf);

@@ -26,14 +26,16 @@ static void expect_lookup_error(int es, const char *name, int want)
     check_capture_begin();
     rc = PAPI_event_name_to_code(name, &code);
     const char *err = check_capture_end(0);
-    CHECK(rc == want, "lookup of %s returned %d (%s), expected %d (%s)", name, rc, PAPI_strerror(rc),
-          want, PAPI_strerror(want));
+    CHECK(rc == want, "lookup of %s returned %d (%s), expected %d (%s)", name, rc, PAPI_strerror(rc), want,
+          PAPI_strerror(want));
     const char *bare = strncmp(name, "mpit:::", 7) == 0 ? name + 7 : name;
     const char *line = strstr(err, "papi-mpit: ");
-    CHECK(line && (line == err || line[-1] == '\n'), "no 'papi-mpit:' line on stderr for %s (got '%s')", name, err);
+    CHECK(line && (line == err || line[-1] == '\n'), "no 'papi-mpit:' line on stderr for %s (got '%s')", name,
+          err);
     CHECK(strstr(err, bare) != NULL, "the reason printed for %s does not name it: '%s'", name, err);
     rc = PAPI_add_named_event(es, name);
-    CHECK(rc == want, "PAPI_add_named_event(%s) returned %d (%s), expected %d", name, rc, PAPI_strerror(rc), want);
+    CHECK(rc == want, "PAPI_add_named_event(%s) returned %d (%s), expected %d", name, rc, PAPI_strerror(rc),
+          want);
 }
 
 /* The name is accepted, but adding it fails with want and a reason. */
@@ -45,10 +47,10 @@ static void expect_add_error(int es, const char *name, int want)
     check_capture_begin();
     rc = PAPI_add_event(es, code);
     const char *err = check_capture_end(0);
-    CHECK(rc == want, "PAPI_add_event(%s) returned %d (%s), expected %d (%s)", name, rc, PAPI_strerror(rc), want,
-          PAPI_strerror(want));
-    CHECK(strstr(err, "papi-mpit: ") != NULL, "no 'papi-mpit:' reason on stderr when adding %s (got '%s')", name,
-          err);
+    CHECK(rc == want, "PAPI_add_event(%s) returned %d (%s), expected %d (%s)", name, rc, PAPI_strerror(rc),
+          want, PAPI_strerror(want));
+    CHECK(strstr(err, "papi-mpit: ") != NULL, "no 'papi-mpit:' reason on stderr when adding %s (got '%s')",
+          name, err);
     int n = PAPI_num_events(es);
     CHECK(n == 0, "the set holds %d events after the failed add of %s", n, name);
 }
@@ -70,7 +72,8 @@ static const char *listed_with_prefix(const char *prefix)
     int rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx);
     while (rc == PAPI_OK) {
         PAPI_event_info_t info;
-        if (PAPI_get_event_info(code, &info) == PAPI_OK && strncmp(info.symbol, prefix, strlen(prefix)) == 0) {
+        if (PAPI_get_event_info(code, &info) == PAPI_OK &&
+            strncmp(info.symbol, prefix, strlen(prefix)) == 0) {
             snprintf(found, sizeof found, "%s", info.symbol);
             return found;
         }
@@ -100,8 +103,9 @@ int main(int argc, char **argv)
     /* ---- names that cannot be anything */
     expect_lookup_error(es, "mpit:::no_such_variable_anywhere", PAPI_ENOEVNT);
     /* (a name not looked up before: the component says each reason once) */
-    expect_lookup_error(es, spc ? "mpit:::runtime_spc_OMPI_SPC_NO_SUCH_COUNTER" : "mpit:::runtime_spc_OMPI_SPC_RECV",
-                        PAPI_ENOEVNT);
+    expect_lookup_error(
+        es, spc ? "mpit:::runtime_spc_OMPI_SPC_NO_SUCH_COUNTER" : "mpit:::runtime_spc_OMPI_SPC_RECV",
+        PAPI_ENOEVNT);
     expect_lookup_error(es, "mpit:::event.no_such_event_anywhere", PAPI_ENOEVNT);
     {
         int code, rc;
@@ -109,7 +113,8 @@ int main(int argc, char **argv)
         rc = PAPI_event_name_to_code("mpit:::UNEXPECTED_MSGS", &code);
         const char *err = check_capture_end(0);
         if (rc != PAPI_OK) {
-            CHECK(rc == PAPI_ENOEVNT, "unavailable portable metric: lookup returned %d, expected PAPI_ENOEVNT", rc);
+            CHECK(rc == PAPI_ENOEVNT,
+                  "unavailable portable metric: lookup returned %d, expected PAPI_ENOEVNT", rc);
             CHECK(strstr(err, "UNEXPECTED_MSGS") && strstr(err, "needs"),
                   "the reason for an unavailable metric does not say what would provide it: '%s'", err);
         } else {
@@ -117,17 +122,16 @@ int main(int argc, char **argv)
         }
     }
     static const char *const malformed[] = {
-        "mpit:::x:elem",       "mpit:::x:elem=",       "mpit:::x:foo=1",      "mpit:::x:elem=-1",
-        "mpit:::x:elem=abc",   "mpit:::x:elem=1x",     "mpit:::x:comm=moon",  "mpit:::x:class=bogus",
-        "mpit:::x:elem=1:elem=2", "mpit:::x:=1",       "mpit:::x::elem=1",    "mpit:::x:comm=self:comm=world",
+        "mpit:::x:elem",          "mpit:::x:elem=",   "mpit:::x:foo=1",     "mpit:::x:elem=-1",
+        "mpit:::x:elem=abc",      "mpit:::x:elem=1x", "mpit:::x:comm=moon", "mpit:::x:class=bogus",
+        "mpit:::x:elem=1:elem=2", "mpit:::x:=1",      "mpit:::x::elem=1",   "mpit:::x:comm=self:comm=world",
     };
     for (size_t i = 0; i < sizeof malformed / sizeof malformed[0]; i++)
         expect_lookup_error(es, malformed[i], PAPI_EINVAL);
 
     /* ---- errors that need a variable of a given kind */
-    static const char *const unbound_vars[] = {
-        "mpit:::mpool_hugepage_bytes_allocated",
-        "mpit:::unexpected_recvq_length", NULL};
+    static const char *const unbound_vars[] = {"mpit:::mpool_hugepage_bytes_allocated",
+                                               "mpit:::unexpected_recvq_length", NULL};
     static const char *const bound_vars[] = {"mpit:::pml_ob1_unexpected_msgq_length", NULL};
     const char *unbound = first_present(unbound_vars), *bound = first_present(bound_vars);
 
@@ -168,7 +172,8 @@ int main(int argc, char **argv)
         CHECK_PAPI(PAPI_add_named_event(es, bound));
         CHECK_PAPI(PAPI_start(es));
         CHECK_PAPI(PAPI_stop(es, v));
-        CHECK(v[0] == 0 && v[1] == 0 && v[2] == 0, "idle queue lengths %lld %lld %lld, expected 0", v[0], v[1], v[2]);
+        CHECK(v[0] == 0 && v[1] == 0 && v[2] == 0, "idle queue lengths %lld %lld %lld, expected 0", v[0],
+              v[1], v[2]);
         CHECK_PAPI(PAPI_cleanup_eventset(es));
     } else {
         note("a communicator-bound array variable (:elem out of range)");
@@ -191,8 +196,8 @@ int main(int argc, char **argv)
         PAPI_event_info_t info;
         CHECK_PAPI(PAPI_event_name_to_code(win, &code));
         CHECK_PAPI(PAPI_get_event_info(code, &info));
-        CHECK(strstr(info.long_descr, "cannot be added") != NULL, "%s: description does not say it cannot be added: %s",
-              win, info.long_descr);
+        CHECK(strstr(info.long_descr, "cannot be added") != NULL,
+              "%s: description does not say it cannot be added: %s", win, info.long_descr);
         expect_add_error(es, win, PAPI_ENOSUPP);
     } else {
         note("a window-bound variable (osc_rdma_*)");

@@ -8,13 +8,18 @@
  * ranks: 2 4 */
 #include "check.h"
 
-#define N 40
+#define N   40
 #define ENQ "mpit:::event.unexp_message_enqueued"
 
 enum { ENQUEUED, DEQUEUED, MSGS, QMAX, QTIME, SRC_SUM, SRC_MAX, NEV };
 static const char *const names[NEV] = {
-    ENQ, "mpit:::event.unexp_message_dequeued", "mpit:::UNEXPECTED_MSGS",
-    "mpit:::UNEXPECTED_QUEUE_MAX", "mpit:::UNEXPECTED_QUEUE_TIME", ENQ ":sum=0", ENQ ":max=0",
+    ENQ,
+    "mpit:::event.unexp_message_dequeued",
+    "mpit:::UNEXPECTED_MSGS",
+    "mpit:::UNEXPECTED_QUEUE_MAX",
+    "mpit:::UNEXPECTED_QUEUE_TIME",
+    ENQ ":sum=0",
+    ENQ ":max=0",
 };
 
 static int listed_events(void)
@@ -23,7 +28,8 @@ static int listed_events(void)
     int code = PAPI_NATIVE_MASK, rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx);
     while (rc == PAPI_OK) {
         PAPI_event_info_t info;
-        if (PAPI_get_event_info(code, &info) == PAPI_OK && strncmp(info.symbol, "mpit:::event.", 13) == 0) n++;
+        if (PAPI_get_event_info(code, &info) == PAPI_OK && strncmp(info.symbol, "mpit:::event.", 13) == 0)
+            n++;
         rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx);
     }
     return n;
@@ -69,8 +75,8 @@ int main(int argc, char **argv)
         CHECK(v[ENQUEUED] == N, "enqueued %lld, expected %d", v[ENQUEUED], N);
         CHECK(v[DEQUEUED] == N, "dequeued %lld, expected %d", v[DEQUEUED], N);
         CHECK(v[QMAX] == N, "UNEXPECTED_QUEUE_MAX %lld, expected %d", v[QMAX], N);
-        CHECK(v[QTIME] > 0 && (double)v[QTIME] <= N * wall_ns, "UNEXPECTED_QUEUE_TIME %lld ns, region %.0f ns",
-              v[QTIME], wall_ns);
+        CHECK(v[QTIME] > 0 && (double)v[QTIME] <= N * wall_ns,
+              "UNEXPECTED_QUEUE_TIME %lld ns, region %.0f ns", v[QTIME], wall_ns);
         CHECK(v[SRC_SUM] == N, "sum of element 0 (source rank 1) %lld, expected %d", v[SRC_SUM], N);
         CHECK(v[SRC_MAX] == 1, "max of element 0 %lld, expected 1", v[SRC_MAX]);
     } else if (check_rank == 1) {

@@ -23,8 +23,7 @@ int main(int argc, char **argv)
     long long v = 0;
     CHECK_PAPI(PAPI_add_named_event(es, "perf::TASK-CLOCK"));
     CHECK_PAPI(PAPI_start(es));
-    for (volatile int i = 0; i < 1000000; i++) {
-    }
+    for (volatile int i = 0; i < 1000000; i++) {}
     CHECK_PAPI(PAPI_stop(es, &v));
     CHECK(v > 0, "perf::TASK-CLOCK %lld", v);
     PAPI_shutdown();

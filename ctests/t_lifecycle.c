@@ -19,9 +19,9 @@
 
 #include "check.h"
 
-#define TAG_GO 31
+#define TAG_GO   31
 #define TAG_MARK 32
-#define TAG_Q 33
+#define TAG_Q    33
 
 enum { U1 = 7, U2 = 5 };
 
@@ -39,7 +39,8 @@ static int mpit_has(const char *name)
         int nl = sizeof n, dl = sizeof desc, verb, cls, bind, ro, cont, at;
         MPI_Datatype dt;
         MPI_T_enum et;
-        if (MPI_T_pvar_get_info(i, n, &nl, &verb, &cls, &dt, &et, desc, &dl, &bind, &ro, &cont, &at) == MPI_SUCCESS)
+        if (MPI_T_pvar_get_info(i, n, &nl, &verb, &cls, &dt, &et, desc, &dl, &bind, &ro, &cont, &at) ==
+            MPI_SUCCESS)
             found = strcmp(n, name) == 0;
     }
     return found;
@@ -88,29 +89,30 @@ static void expect_round(const char *set, int n, int have_q, int have_c, const l
 {
     if (check_rank == 1 || !have_q) {
         long long q_full = have_q ? n : 0;
-        CHECK(full[0] == q_full, "set %s: %s %lld with the messages waiting, expected %lld", set, qname, full[0],
-              q_full);
+        CHECK(full[0] == q_full, "set %s: %s %lld with the messages waiting, expected %lld", set, qname,
+              full[0], q_full);
         CHECK(empty[0] == 0, "set %s: %s %lld after receiving, expected 0", set, qname, empty[0]);
     } else {
         /* not in the exchange; a message of an earlier collective may still
          * wait here (MPICH's barrier leaves one behind on some ranks) */
-        CHECK(full[0] == empty[0], "set %s: %s moved from %lld to %lld on a rank outside the exchange", set, qname,
-              full[0], empty[0]);
+        CHECK(full[0] == empty[0], "set %s: %s moved from %lld to %lld on a rank outside the exchange", set,
+              qname, full[0], empty[0]);
     }
     if (!have_c) {
-        CHECK(full[1] == 0 && empty[1] == 0, "set %s: %s does not exist but read %lld, %lld", set, cname, full[1],
-              empty[1]);
+        CHECK(full[1] == 0 && empty[1] == 0, "set %s: %s does not exist but read %lld, %lld", set, cname,
+              full[1], empty[1]);
     } else if (openmpi) {
         /* MPI_Send calls: rank 0 sends n and the marker, rank 1 the go */
         long long sends = check_rank == 0 ? n + 1 : check_rank == 1 ? 1 : 0;
-        CHECK(full[1] == c_base + sends, "set %s: %s %lld after the round's sends, expected %lld", set, cname, full[1],
-              c_base + sends);
-        CHECK(empty[1] == full[1], "set %s: %s went from %lld to %lld with no send", set, cname, full[1], empty[1]);
+        CHECK(full[1] == c_base + sends, "set %s: %s %lld after the round's sends, expected %lld", set, cname,
+              full[1], c_base + sends);
+        CHECK(empty[1] == full[1], "set %s: %s went from %lld to %lld with no send", set, cname, full[1],
+              empty[1]);
     } else {
         /* unexpected-queue searches: rank 1's in-order receives look once each */
         long long looks = check_rank == 1 ? n : 0;
-        CHECK(empty[1] - full[1] == looks, "set %s: %s grew by %lld over %d in-order receives, expected %lld", set,
-              cname, empty[1] - full[1], n, looks);
+        CHECK(empty[1] - full[1] == looks, "set %s: %s grew by %lld over %d in-order receives, expected %lld",
+              set, cname, empty[1] - full[1], n, looks);
     }
 }
 
@@ -156,11 +158,13 @@ int main(int argc, char **argv)
         CHECK(rc == PAPI_OK, "PAPI_start of set B after MPI_Init: %d (%s)", rc, PAPI_strerror(rc));
         CHECK_PAPI(PAPI_read(b, full));
         CHECK(full[1] == 0, "set B right after start: %s %lld, expected 0", cname, full[1]);
-        if (check_rank == 1) CHECK(full[0] == 0, "set B right after start: %s %lld, expected 0", qname, full[0]);
+        if (check_rank == 1)
+            CHECK(full[0] == 0, "set B right after start: %s %lld, expected 0", qname, full[0]);
         round_trip(U2, b, full, empty);
         expect_round("B (started after MPI_Init)", U2, have_q, have_c, full, empty, 0);
     } else {
-        CHECK(rc == PAPI_ENOEVNT, "PAPI_start of a set with a name MPI_Init did not bring: %d (%s), expected %d", rc,
+        CHECK(rc == PAPI_ENOEVNT,
+              "PAPI_start of a set with a name MPI_Init did not bring: %d (%s), expected %d", rc,
               PAPI_strerror(rc), PAPI_ENOEVNT);
         CHECK_PAPI(PAPI_cleanup_eventset(b)); /* keep a running set for what follows */
         if (have_q) CHECK_PAPI(PAPI_add_named_event(b, qname));
@@ -170,7 +174,8 @@ int main(int argc, char **argv)
 
     check_release(1);
     MPI_Query_thread(&level);
-    CHECK(level == MPI_THREAD_MULTIPLE, "thread level %d after PAPI use, expected %d", level, MPI_THREAD_MULTIPLE);
+    CHECK(level == MPI_THREAD_MULTIPLE, "thread level %d after PAPI use, expected %d", level,
+          MPI_THREAD_MULTIPLE);
 
     /* ---- MPI_Finalize with set B running */
     int nb = PAPI_num_events(b);
@@ -181,12 +186,14 @@ int main(int argc, char **argv)
     if (nb > 0) {
         after[0] = after[1] = -2;
         CHECK_PAPI(PAPI_read(b, after));
-        CHECK(after[0] == last[0] && after[1] == last[1], "read after MPI_Finalize: %lld %lld, last values %lld %lld",
-              after[0], after[1], last[0], last[1]);
+        CHECK(after[0] == last[0] && after[1] == last[1],
+              "read after MPI_Finalize: %lld %lld, last values %lld %lld", after[0], after[1], last[0],
+              last[1]);
         after[0] = after[1] = -2;
         CHECK_PAPI(PAPI_stop(b, after));
-        CHECK(after[0] == last[0] && after[1] == last[1], "stop after MPI_Finalize: %lld %lld, last values %lld %lld",
-              after[0], after[1], last[0], last[1]);
+        CHECK(after[0] == last[0] && after[1] == last[1],
+              "stop after MPI_Finalize: %lld %lld, last values %lld %lld", after[0], after[1], last[0],
+              last[1]);
     }
     rc = PAPI_start(a);
     CHECK(rc != PAPI_OK, "PAPI_start after MPI_Finalize succeeded");

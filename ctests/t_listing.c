@@ -13,7 +13,10 @@
 
 #define MAXV 4096
 
-typedef struct { char name[256]; int cls; } var_t;
+typedef struct {
+    char name[256];
+    int cls;
+} var_t;
 
 static int contains(var_t *v, int n, const char *name, int cls)
 {
@@ -43,7 +46,8 @@ static quals_t walk_qualifiers(int code, const char *sym, int cidx)
         CHECK(strncmp(info.symbol, sym, len) == 0 && *qual == ':', "qualifier %s is not %s qualified",
               info.symbol, sym);
         const char *text = strstr(info.long_descr, "masks:");
-        CHECK(text && text[6] != '\0', "qualifier %s has no text after masks: (%s)", info.symbol, info.long_descr);
+        CHECK(text && text[6] != '\0', "qualifier %s has no text after masks: (%s)", info.symbol,
+              info.long_descr);
         CHECK(info.units[0] == '\0', "qualifier %s has units %s", info.symbol, info.units);
         CHECK_PAPI(PAPI_event_name_to_code(info.symbol, &back));
         n.comm_self += strcmp(qual, ":comm=self") == 0;
@@ -69,7 +73,8 @@ int main(int argc, char **argv)
         int nl = sizeof name, dl = sizeof desc, verb, cls, bind, ro, cont, at;
         MPI_Datatype dt;
         MPI_T_enum et;
-        if (MPI_T_pvar_get_info(i, name, &nl, &verb, &cls, &dt, &et, desc, &dl, &bind, &ro, &cont, &at) != MPI_SUCCESS)
+        if (MPI_T_pvar_get_info(i, name, &nl, &verb, &cls, &dt, &et, desc, &dl, &bind, &ro, &cont, &at) !=
+            MPI_SUCCESS)
             continue; /* stale index (Open MPI) */
         if (contains(raw, nraw, name, cls)) continue;
         snprintf(raw[nraw].name, sizeof raw[nraw].name, "%s", name);
@@ -121,8 +126,8 @@ int main(int argc, char **argv)
     CHECK(nclassq == ntwins, "%d :class= qualifiers listed for %d twin variables", nclassq, ntwins);
     CHECK(nevents == 0 || nsum > 0, "%d MPI_T events listed, none with a :sum= qualifier", nevents);
     if (check_rank == 0)
-        printf("qualifiers: %d :class= (twins %d), %d :sum=, %d :max= over %d MPI_T events\n", nclassq, ntwins,
-               nsum, nmax, nevents);
+        printf("qualifiers: %d :class= (twins %d), %d :sum=, %d :max= over %d MPI_T events\n", nclassq,
+               ntwins, nsum, nmax, nevents);
     if (check_rank == 0) printf("MPI_T valid variables: %d, listed: %d\n", nraw, nlisted);
     MPI_T_finalize();
     rc = check_finish("listing");

@@ -59,8 +59,8 @@ int main(int argc, char **argv)
         do {
             char n[PAPI_MAX_STR_LEN];
             /* a variable: lower-case, no event./derived. prefix */
-            if (PAPI_event_code_to_name(e, n) == PAPI_OK && strncmp(n, "mpit:::", 7) == 0 &&
-                n[7] >= 'a' && n[7] <= 'z' && strncmp(n + 7, "event.", 6) && strncmp(n + 7, "derived.", 8) &&
+            if (PAPI_event_code_to_name(e, n) == PAPI_OK && strncmp(n, "mpit:::", 7) == 0 && n[7] >= 'a' &&
+                n[7] <= 'z' && strncmp(n + 7, "event.", 6) && strncmp(n + 7, "derived.", 8) &&
                 !strchr(n + 7, ':') && strlen(n) > 12) {
                 snprintf(real, sizeof real, "%s", n);
                 break;

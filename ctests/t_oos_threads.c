@@ -11,7 +11,7 @@
 
 #include "check.h"
 
-#define MAX_T 4
+#define MAX_T  4
 #define SPC(x) "mpit:::runtime_spc_OMPI_SPC_" x
 
 static int iters = 20, window = 64, partner, nthreads;
@@ -66,14 +66,14 @@ int main(int argc, char **argv)
         long long received = (long long)nthreads * iters * window;
         CHECK(v[2] == received, "T=%d: IRECV %lld, expected %lld", nthreads, v[2], received);
         CHECK(v[0] == v[1], "T=%d: OUT_OF_SEQUENCE %lld != OOS_MSGS %lld", nthreads, v[0], v[1]);
-        CHECK(v[0] >= 0 && v[0] <= received, "T=%d: %lld out of sequence of %lld received", nthreads,
-              v[0], received);
+        CHECK(v[0] >= 0 && v[0] <= received, "T=%d: %lld out of sequence of %lld received", nthreads, v[0],
+              received);
         if (nthreads == 1) CHECK(v[0] == 0, "one thread: %lld out of sequence", v[0]);
         long long sums[2], mine[2] = {v[0], received};
         MPI_Reduce(mine, sums, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
         if (check_rank == 0)
-            printf("threads %d: %lld of %lld messages out of sequence (%.2f%%)\n", nthreads, sums[0],
-                   sums[1], 100.0 * (double)sums[0] / (double)sums[1]);
+            printf("threads %d: %lld of %lld messages out of sequence (%.2f%%)\n", nthreads, sums[0], sums[1],
+                   100.0 * (double)sums[0] / (double)sums[1]);
     }
     int rc = check_finish("oos_threads");
     MPI_Finalize();

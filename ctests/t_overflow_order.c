@@ -26,14 +26,14 @@
 
 #ifndef OVERFLOW_FLAGS
 #define OVERFLOW_FLAGS 0
-#define TEST_NAME "overflow_order"
+#define TEST_NAME      "overflow_order"
 #endif
 
-#define EVENT "mpit:::UNEXPECTED_MSGS"
-#define B 5
-#define T 20
+#define EVENT        "mpit:::UNEXPECTED_MSGS"
+#define B            5
+#define T            20
 #define WORK_SECONDS 0.06
-#define MAX_CALLS 64
+#define MAX_CALLS    64
 
 /* what the constructor did, checked in main once the rank is known */
 static int init_rc, thread_rc, create_rc, add_rc, overflow_rc, start_rc;
@@ -57,8 +57,10 @@ static void handler(int event_set, void *address, long long vector, void *contex
         PAPI_list_events(event_set, codes, &ncodes) != PAPI_OK || index[0] != 0 || codes[index[0]] != code)
         wrong_index++;
     long long v[1];
-    if (PAPI_read(event_set, v) != PAPI_OK) read_failed++;
-    else if (n < MAX_CALLS) seen[n] = v[0];
+    if (PAPI_read(event_set, v) != PAPI_OK)
+        read_failed++;
+    else if (n < MAX_CALLS)
+        seen[n] = v[0];
 }
 
 __attribute__((constructor)) static void before_main(void)
@@ -113,19 +115,22 @@ int main(int argc, char **argv)
     int n = calls;
     if (check_rank == 1) {
         CHECK(n >= B - 1 && n <= B, "handler ran %d times for %d bursts of %d", n, B, T);
-        for (int k = 1; k <= B; k++) fprintf(stderr, "rank 1: %d handler calls after burst %d\n", calls_after_burst[k], k);
+        for (int k = 1; k <= B; k++)
+            fprintf(stderr, "rank 1: %d handler calls after burst %d\n", calls_after_burst[k], k);
         for (int i = 0; i < n && i < MAX_CALLS; i++) {
             fprintf(stderr, "rank 1: call %d read %lld\n", i + 1, seen[i]);
             CHECK(seen[i] >= (long long)(i + 1) * T && seen[i] <= (long long)B * T,
                   "call %d read %lld, expected %d..%d", i + 1, seen[i], (i + 1) * T, B * T);
         }
     } else {
-        CHECK(n == 0, "handler ran %d times on rank %d, which receives %lld unexpected messages", n, check_rank, want);
+        CHECK(n == 0, "handler ran %d times on rank %d, which receives %lld unexpected messages", n,
+              check_rank, want);
     }
     CHECK(wrong_set == 0, "handler got another event set %d times", (int)wrong_set);
     CHECK(wrong_index == 0, "overflow vector did not name %s (index 0) %d times", EVENT, (int)wrong_index);
     CHECK(read_failed == 0, "PAPI_read failed in the handler %d times", (int)read_failed);
-    fprintf(stderr, "rank %d: %s = %lld, handler calls %d, TASK-CLOCK %lld ns\n", check_rank, EVENT, v[0], n, clock_v[0]);
+    fprintf(stderr, "rank %d: %s = %lld, handler calls %d, TASK-CLOCK %lld ns\n", check_rank, EVENT, v[0], n,
+            clock_v[0]);
     PAPI_shutdown();
     return check_finish(TEST_NAME);
 }

@@ -28,8 +28,12 @@ static void tool_hook(const char *name)
     if (running_set != PAPI_NULL) PAPI_read(running_set, v);
 }
 
-#define WRAP(ret, name, params, args) \
-    ret name params { tool_hook(#name); return P##name args; }
+#define WRAP(ret, name, params, args)                                                                        \
+    ret name params                                                                                          \
+    {                                                                                                        \
+        tool_hook(#name);                                                                                    \
+        return P##name args;                                                                                 \
+    }
 
 WRAP(int, MPI_Get_library_version, (char *v, int *len), (v, len))
 WRAP(int, MPI_Initialized, (int *f), (f))
@@ -39,8 +43,8 @@ WRAP(int, MPI_T_init_thread, (int r, int *p), (r, p))
 WRAP(int, MPI_T_finalize, (void), ())
 WRAP(int, MPI_T_pvar_get_num, (int *n), (n))
 WRAP(int, MPI_T_pvar_get_index, (const char *n, int c, int *i), (n, c, i))
-WRAP(int, MPI_T_pvar_session_create, (MPI_T_pvar_session *s), (s))
-WRAP(int, MPI_T_pvar_session_free, (MPI_T_pvar_session *s), (s))
+WRAP(int, MPI_T_pvar_session_create, (MPI_T_pvar_session * s), (s))
+WRAP(int, MPI_T_pvar_session_free, (MPI_T_pvar_session * s), (s))
 WRAP(int, MPI_T_pvar_handle_alloc, (MPI_T_pvar_session s, int i, void *o, MPI_T_pvar_handle *h, int *c),
      (s, i, o, h, c))
 WRAP(int, MPI_T_pvar_start, (MPI_T_pvar_session s, MPI_T_pvar_handle h), (s, h))
@@ -50,13 +54,16 @@ WRAP(int, MPI_T_pvar_read, (MPI_T_pvar_session s, MPI_T_pvar_handle h, void *b),
 WRAP(int, MPI_T_cvar_get_index, (const char *n, int *i), (n, i))
 WRAP(int, MPI_T_cvar_read, (MPI_T_cvar_handle h, void *b), (h, b))
 WRAP(int, MPI_Comm_create_keyval,
-     (MPI_Comm_copy_attr_function *c, MPI_Comm_delete_attr_function *d, int *k, void *x), (c, d, k, x))
+     (MPI_Comm_copy_attr_function * c, MPI_Comm_delete_attr_function *d, int *k, void *x), (c, d, k, x))
 WRAP(int, MPI_Comm_set_attr, (MPI_Comm c, int k, void *a), (c, k, a))
 
 /* Events a flavor may have; each one present joins the set. */
 static const char *const candidates[] = {
-    "mpit:::UNEXPECTED_MSGS", "mpit:::BYTES_SENT", "mpit:::unexpected_recvq_length",
-    "mpit:::pml_ob1_unexpected_msgq_length", "mpit:::event.unexp_message_enqueued",
+    "mpit:::UNEXPECTED_MSGS",
+    "mpit:::BYTES_SENT",
+    "mpit:::unexpected_recvq_length",
+    "mpit:::pml_ob1_unexpected_msgq_length",
+    "mpit:::event.unexp_message_enqueued",
 };
 
 static int add_present(int es)
@@ -108,7 +115,7 @@ int main(int argc, char **argv)
     watching = 0;
     CHECK(atomic_load(&wrapped_calls) == 0, "%d calls reached the tool's MPI_ wrappers",
           atomic_load(&wrapped_calls));
-    printf("rank %d: %d events added before MPI_Init, %d after; 0 wrapped calls\n", check_rank,
-           before_init, after_init);
+    printf("rank %d: %d events added before MPI_Init, %d after; 0 wrapped calls\n", check_rank, before_init,
+           after_init);
     return check_finish("t_pmpi");
 }

@@ -52,7 +52,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &check_rank);
     check_papi_init();
-    const char *var = check_is_openmpi() ? "mpit:::runtime_spc_OMPI_SPC_SEND" : "mpit:::unexpected_recvq_length";
+    const char *var =
+        check_is_openmpi() ? "mpit:::runtime_spc_OMPI_SPC_SEND" : "mpit:::unexpected_recvq_length";
     signal(SIGUSR1, on_signal);
     CHECK_PAPI(PAPI_create_eventset(&es));
     CHECK_PAPI(PAPI_create_eventset(&other));
@@ -65,7 +66,8 @@ int main(int argc, char **argv)
     armed = 1;
     CHECK_PAPI(PAPI_read(es, &v));
     CHECK(handled, "the signal was not handled inside the component's read");
-    CHECK(nested_read == PAPI_OK, "nested PAPI_read returned %d (%s)", nested_read, PAPI_strerror(nested_read));
+    CHECK(nested_read == PAPI_OK, "nested PAPI_read returned %d (%s)", nested_read,
+          PAPI_strerror(nested_read));
     CHECK(nested_value == 0, "nested PAPI_read gave %lld, expected the last values (0)", nested_value);
     CHECK(nested_lookup != PAPI_OK, "nested lookup returned PAPI_OK; expected a prompt error");
     CHECK(nested_add != PAPI_OK, "nested add returned PAPI_OK; expected a prompt error");

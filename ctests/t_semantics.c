@@ -21,9 +21,9 @@
 #include "check.h"
 
 #define TAG_DATA 11
-#define TAG_GO 12
+#define TAG_GO   12
 #define TAG_MARK 13
-#define TAG_Q 14
+#define TAG_Q    14
 
 static const char *const spc_send = "mpit:::runtime_spc_OMPI_SPC_SEND";
 static const char *const spc_recv = "mpit:::runtime_spc_OMPI_SPC_RECV";
@@ -37,8 +37,7 @@ static const char *const mpich_pattempts = "mpit:::posted_recvq_match_attempts";
 static const char *const mpich_timer = "mpit:::time_matching_unexpectedq";
 static const char *const mpich_timings = "mpit:::time_matching_unexpectedq:class=counter";
 
-static void check_info(const char *name, int value_type, int timescope, int data_type,
-                       const char *units)
+static void check_info(const char *name, int value_type, int timescope, int data_type, const char *units)
 {
     int code;
     PAPI_event_info_t info;
@@ -47,7 +46,8 @@ static void check_info(const char *name, int value_type, int timescope, int data
     CHECK(info.value_type == value_type, "%s: value_type %d, expected %d", name, info.value_type, value_type);
     CHECK(info.timescope == timescope, "%s: timescope %d, expected %d", name, info.timescope, timescope);
     CHECK(info.data_type == data_type, "%s: data_type %d, expected %d", name, info.data_type, data_type);
-    if (units) CHECK(strcmp(info.units, units) == 0, "%s: units '%s', expected '%s'", name, info.units, units);
+    if (units)
+        CHECK(strcmp(info.units, units) == 0, "%s: units '%s', expected '%s'", name, info.units, units);
 }
 
 static int make_set(const char *const *names, int n)
@@ -77,7 +77,8 @@ static void spc_counters(void)
     long long v[1];
     if (check_rank == 0) {
         int es = make_set(&spc_send, 1);
-        check_info(spc_send, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, "calls");
+        check_info(spc_send, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64,
+                   "calls");
         CHECK_PAPI(PAPI_start(es));
         CHECK_PAPI(PAPI_read(es, v));
         CHECK(v[0] == 0, "SEND right after start: %lld, expected 0", v[0]);
@@ -159,14 +160,15 @@ static void spc_queue(void)
     if (check_rank != 1) return;
     check_info(spc_inq, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_POINT, PAPI_DATATYPE_INT64, "messages");
     check_info(spc_max, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, "messages");
-    check_info(spc_unexp, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, "messages");
+    check_info(spc_unexp, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64,
+               "messages");
     check_info(spc_match, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, "us");
     int es = make_set(names, 4);
     request_round(&mark);
     CHECK_PAPI(PAPI_start(es));
     CHECK_PAPI(PAPI_read(es, v));
-    CHECK(v[0] == 0 && v[1] == 0 && v[2] == 0, "queue %lld, max %lld, unexpected %lld before any message", v[0], v[1],
-          v[2]);
+    CHECK(v[0] == 0 && v[1] == 0 && v[2] == 0, "queue %lld, max %lld, unexpected %lld before any message",
+          v[0], v[1], v[2]);
     CHECK(v[3] >= 0, "match time %lld us", v[3]);
     go_round();
     MPI_Wait(&mark, MPI_STATUS_IGNORE);
@@ -189,19 +191,20 @@ static void spc_queue(void)
     CHECK_PAPI(PAPI_reset(es));
     CHECK_PAPI(PAPI_read(es, v));
     CHECK(v[0] == 0 && v[1] == 0 && v[2] == 0 && v[3] == 0,
-          "after reset: queue %lld, max %lld, unexpected %lld, match time %lld us (%lld before), expected zeros", v[0],
-          v[1], v[2], v[3], match);
+          "after reset: queue %lld, max %lld, unexpected %lld, match time %lld us (%lld before), expected "
+          "zeros",
+          v[0], v[1], v[2], v[3], match);
     request_round(&mark);
     go_round();
     MPI_Wait(&mark, MPI_STATUS_IGNORE);
     CHECK_PAPI(PAPI_read(es, v));
-    CHECK(v[0] == U2 && v[1] == U2 && v[2] == U2, "after reset and %d messages: queue %lld, max %lld, unexpected %lld",
-          U2, v[0], v[1], v[2]);
+    CHECK(v[0] == U2 && v[1] == U2 && v[2] == U2,
+          "after reset and %d messages: queue %lld, max %lld, unexpected %lld", U2, v[0], v[1], v[2]);
     recv_n(U2, 0, TAG_Q);
     v[0] = v[1] = v[2] = -1;
     CHECK_PAPI(PAPI_stop(es, v));
-    CHECK(v[0] == 0 && v[1] == U2 && v[2] == U2, "at stop: queue %lld (expected 0), max %lld, unexpected %lld (expected %d)",
-          v[0], v[1], v[2], U2);
+    CHECK(v[0] == 0 && v[1] == U2 && v[2] == U2,
+          "at stop: queue %lld (expected 0), max %lld, unexpected %lld (expected %d)", v[0], v[1], v[2], U2);
     CHECK_PAPI(PAPI_cleanup_eventset(es));
     CHECK_PAPI(PAPI_destroy_eventset(&es));
 }
@@ -226,10 +229,12 @@ static void mpich_recvq(void)
     }
     if (check_rank != 1) return;
     check_info(mpich_len, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_POINT, PAPI_DATATYPE_INT64, "messages");
-    check_info(mpich_uattempts, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, NULL);
+    check_info(mpich_uattempts, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64,
+               NULL);
     check_info(mpich_timer, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_FP64, "s");
-    check_info(mpich_timings, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, NULL);
-    {   /* the two variables named time_matching_unexpectedq are two events;
+    check_info(mpich_timings, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64,
+               NULL);
+    { /* the two variables named time_matching_unexpectedq are two events;
          * PAPI gives each spelling its own code, the component's name for
          * the code says which event it is */
         int c[3];
@@ -263,15 +268,19 @@ static void mpich_recvq(void)
         MPI_Recv(&x, 1, MPI_INT, 0, TAG_Q + 100 + i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     CHECK_PAPI(PAPI_read(es, v));
     CHECK(v[0] == 0, "unexpected_recvq_length %lld after receiving all", v[0]);
-    CHECK(v[1] == U * (U + 1) / 2, "unexpected_recvq_match_attempts %lld, expected %d", v[1], U * (U + 1) / 2);
-    CHECK(v[4] == U, "unexpected-queue searches (time_matching_unexpectedq:class=counter) %lld, expected %d", v[4], U);
+    CHECK(v[1] == U * (U + 1) / 2, "unexpected_recvq_match_attempts %lld, expected %d", v[1],
+          U * (U + 1) / 2);
+    CHECK(v[4] == U, "unexpected-queue searches (time_matching_unexpectedq:class=counter) %lld, expected %d",
+          v[4], U);
     double t1 = as_double(v[3]);
-    CHECK(t1 >= t0 && isfinite(t1) && t1 < 60, "time_matching_unexpectedq %g s after %d searches (was %g)", t1, U, t0);
+    CHECK(t1 >= t0 && isfinite(t1) && t1 < 60, "time_matching_unexpectedq %g s after %d searches (was %g)",
+          t1, U, t0);
     printf("time_matching_unexpectedq: %g s for %d searches\n", t1, U);
     CHECK_PAPI(PAPI_reset(es));
     CHECK_PAPI(PAPI_read(es, v));
     CHECK(v[1] == 0 && v[2] == 0 && v[4] == 0 && as_double(v[3]) == 0.0,
-          "after reset: attempts %lld/%lld, searches %lld, timer %g, expected zeros", v[1], v[2], v[4], as_double(v[3]));
+          "after reset: attempts %lld/%lld, searches %lld, timer %g, expected zeros", v[1], v[2], v[4],
+          as_double(v[3]));
     CHECK_PAPI(PAPI_stop(es, v));
     CHECK_PAPI(PAPI_cleanup_eventset(es));
     CHECK_PAPI(PAPI_destroy_eventset(&es));
@@ -289,7 +298,8 @@ int main(int argc, char **argv)
     int spc = check_has_event(spc_send) && check_has_event(spc_max);
     int mpich = check_has_event(mpich_uattempts) && check_has_event(mpich_timings);
     if (!spc && !mpich)
-        check_skip("this MPI has no counter or watermark variables (needs Open MPI SPC or MPICH recvq pvars)");
+        check_skip(
+            "this MPI has no counter or watermark variables (needs Open MPI SPC or MPICH recvq pvars)");
     MPI_Barrier(MPI_COMM_WORLD); /* the last collective until rank 1 releases everyone */
 
     if (check_rank <= 1) {

@@ -10,11 +10,11 @@
 #include "check.h"
 #include "papi_mpit.h"
 
-#define TAG_GO 51
+#define TAG_GO   51
 #define TAG_DATA 52
 #define TAG_MARK 53
 #define TAG_DONE 54
-#define MAXN 64
+#define MAXN     64
 
 int main(int argc, char **argv)
 {
@@ -38,12 +38,13 @@ int main(int argc, char **argv)
     CHECK_PAPI(papi_mpit_senders_start());
     MPI_Irecv(&mark, 1, MPI_INT, left, TAG_MARK, MPI_COMM_WORLD, &rm);
     MPI_Send(&go, 1, MPI_INT, left, TAG_GO, MPI_COMM_WORLD); /* left may flood me now */
-    MPI_Wait(&rg, MPI_STATUS_IGNORE);                       /* right's marker receive is posted */
+    MPI_Wait(&rg, MPI_STATUS_IGNORE);                        /* right's marker receive is posted */
     for (int i = 0; i <= check_rank; i++) MPI_Send(&i, 1, MPI_INT, right, TAG_DATA, MPI_COMM_WORLD);
     MPI_Send(&mark, 1, MPI_INT, right, TAG_MARK, MPI_COMM_WORLD);
     MPI_Wait(&rm, MPI_STATUS_IGNORE); /* one peer's messages match in order: left's data are queued */
     CHECK_PAPI(papi_mpit_senders_read(counts, size, &other, &kind));
-    for (int i = 0; i <= left; i++) MPI_Recv(&data[i], 1, MPI_INT, left, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int i = 0; i <= left; i++)
+        MPI_Recv(&data[i], 1, MPI_INT, left, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     CHECK_PAPI(papi_mpit_senders_stop());
     for (int r = 0; r < size; r++) MPI_Send(&go, 1, MPI_INT, r, TAG_DONE, MPI_COMM_WORLD);
     for (int r = 0; r < size; r++) MPI_Wait(&done[r], MPI_STATUS_IGNORE);

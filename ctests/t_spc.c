@@ -12,20 +12,26 @@
  * ranks: 2 4 */
 #include "check.h"
 
-#define N 20
-#define K 4096
+#define N      20
+#define K      4096
 #define SPC(x) "mpit:::runtime_spc_OMPI_SPC_" x
 
 enum { A_UNEXP, A_UNEXP_MSGS, A_MAX, A_QMAX, A_MATCH, A_MATCH_NS, A_RECV, A_IRECV, A_SEND, A_N };
 static const char *const region_a[A_N] = {
-    SPC("UNEXPECTED"), "mpit:::UNEXPECTED_MSGS", SPC("MAX_UNEXPECTED_IN_QUEUE"),
-    "mpit:::UNEXPECTED_QUEUE_MAX", SPC("MATCH_TIME"), "mpit:::MATCH_TIME",
-    SPC("RECV"), SPC("IRECV"), SPC("SEND"),
+    SPC("UNEXPECTED"),
+    "mpit:::UNEXPECTED_MSGS",
+    SPC("MAX_UNEXPECTED_IN_QUEUE"),
+    "mpit:::UNEXPECTED_QUEUE_MAX",
+    SPC("MATCH_TIME"),
+    "mpit:::MATCH_TIME",
+    SPC("RECV"),
+    SPC("IRECV"),
+    SPC("SEND"),
 };
 enum { B_ISEND, B_IRECV, B_BARRIER, B_ALLREDUCE, B_SENT, B_RECEIVED, B_N };
 static const char *const region_b[B_N] = {
-    SPC("ISEND"), SPC("IRECV"), SPC("BARRIER"), SPC("ALLREDUCE"),
-    "mpit:::BYTES_SENT", "mpit:::BYTES_RECEIVED",
+    SPC("ISEND"),     SPC("IRECV"),        SPC("BARRIER"),
+    SPC("ALLREDUCE"), "mpit:::BYTES_SENT", "mpit:::BYTES_RECEIVED",
 };
 
 static int make_set(const char *const *names, int n)

@@ -14,7 +14,7 @@
  * ranks: 2 4 */
 #include "check.h"
 
-#define TAG_GO 41
+#define TAG_GO   41
 #define TAG_DATA 42
 #define TAG_MARK 43
 
@@ -30,7 +30,8 @@ static void flood(int n)
         MPI_Irecv(&mark, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, &r);
         MPI_Send(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD);
         MPI_Wait(&r, MPI_STATUS_IGNORE); /* messages from one peer match in order */
-        for (int i = 0; i < n; i++) MPI_Recv(&data[i], 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < n; i++)
+            MPI_Recv(&data[i], 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (check_rank == 0) {
         MPI_Recv(&go, 1, MPI_INT, 1, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         for (int i = 0; i < n; i++) MPI_Send(&i, 1, MPI_INT, 1, TAG_DATA, MPI_COMM_WORLD);

@@ -16,9 +16,9 @@
 
 #include "check.h"
 
-#define TAG_GO 21
+#define TAG_GO   21
 #define TAG_MARK 22
-#define TAG_Q 23
+#define TAG_Q    23
 
 enum { U = 12, U1 = 5, U3 = 4, CHURN = 2000 };
 
@@ -61,8 +61,9 @@ static void *worker(void *arg)
     pthread_barrier_wait(&step); /* F */
     CHECK_PAPI(PAPI_stop(es, v));
     expect(w->id, "queue length after all receives", v[0], 0);
-    if (n > 1) expect(w->id, w->resets ? "receives since the reset" : "receives since start", v[1],
-                      w->resets ? U - U1 : U);
+    if (n > 1)
+        expect(w->id, w->resets ? "receives since the reset" : "receives since start", v[1],
+               w->resets ? U - U1 : U);
     CHECK_PAPI(PAPI_cleanup_eventset(es));
     CHECK_PAPI(PAPI_destroy_eventset(&es));
 
@@ -204,7 +205,8 @@ int main(int argc, char **argv)
     }
     check_release(1);
     MPI_Query_thread(&level);
-    CHECK(level == MPI_THREAD_MULTIPLE, "thread level %d after PAPI use, expected %d", level, MPI_THREAD_MULTIPLE);
+    CHECK(level == MPI_THREAD_MULTIPLE, "thread level %d after PAPI use, expected %d", level,
+          MPI_THREAD_MULTIPLE);
     int rc = check_finish("two_sets");
     MPI_Finalize();
     PAPI_shutdown();

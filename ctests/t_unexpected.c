@@ -6,7 +6,7 @@
  * ranks: 2 4 */
 #include "check.h"
 
-#define U 10
+#define U        10
 #define TAG_DATA 7
 #define TAG_MARK 8
 

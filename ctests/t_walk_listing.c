@@ -9,7 +9,7 @@
 #include "check.h"
 
 #define MAX_EVENTS 4096
-#define SET_MAX 64
+#define SET_MAX    64
 
 static int codes[MAX_EVENTS];
 static char names[MAX_EVENTS][PAPI_MAX_STR_LEN];
@@ -75,7 +75,8 @@ int main(int argc, char **argv)
         CHECK(added == len && rc == PAPI_OK, "together: %d of %d added, start %d", added, len, rc);
     }
     if (check_rank == 0)
-        printf("%d listed: %d counted alone and together, %d refused (%d PSM2 MTL)\n", n, nusable, refused, psm2);
+        printf("%d listed: %d counted alone and together, %d refused (%d PSM2 MTL)\n", n, nusable, refused,
+               psm2);
     int rc = check_finish("t_walk_listing");
     MPI_Finalize();
     return rc;

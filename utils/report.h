@@ -9,10 +9,10 @@
 
 #include <stdio.h>
 
-#define REPORT_NAME_LEN 256
-#define REPORT_UNITS_LEN 64
+#define REPORT_NAME_LEN   256
+#define REPORT_UNITS_LEN  64
 #define REPORT_REASON_LEN 256
-#define REPORT_HOST_LEN 64
+#define REPORT_HOST_LEN   64
 
 /* One measured event over all ranks. */
 typedef struct report_event {
@@ -23,8 +23,8 @@ typedef struct report_event {
     long long *ival;        /* per rank, integer events */
     double *dval;           /* per rank, both kinds (ival converted for integers) */
     /* filled by report_compute */
-    int nranks;             /* ranks that measured it */
-    int min_rank, max_rank; /* -1 when nranks == 0 */
+    int nranks;                       /* ranks that measured it */
+    int min_rank, max_rank;           /* -1 when nranks == 0 */
     double min, max, mean, imbalance; /* imbalance = max/mean, 0 when mean is 0 */
     long double sum;
 } report_event_t;
@@ -40,11 +40,11 @@ typedef struct report_skip {
 /* Unexpected messages by sender (papi_mpit.h): a receiver x sender matrix. */
 enum { REPORT_SENDERS_NONE = 0, REPORT_SENDERS_COUNT = 1, REPORT_SENDERS_QUEUE_MAX = 2 };
 typedef struct report_senders {
-    int kind;               /* REPORT_SENDERS_*: NONE when no rank had a source */
-    int ncols;              /* senders 0 .. ncols-1 (min(nprocs, the component's bound)) */
-    unsigned char *present; /* per receiver: 1 if that rank sent its row */
-    long long *matrix;      /* nprocs rows (receivers) x ncols (senders) */
-    long long *other;       /* per receiver: senders beyond ncols, or not translatable */
+    int kind;                     /* REPORT_SENDERS_*: NONE when no rank had a source */
+    int ncols;                    /* senders 0 .. ncols-1 (min(nprocs, the component's bound)) */
+    unsigned char *present;       /* per receiver: 1 if that rank sent its row */
+    long long *matrix;            /* nprocs rows (receivers) x ncols (senders) */
+    long long *other;             /* per receiver: senders beyond ncols, or not translatable */
     char note[REPORT_REASON_LEN]; /* why there is no matrix (kind NONE) */
 } report_senders_t;
 

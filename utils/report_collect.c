@@ -32,12 +32,12 @@
 
 #include "report_collect.h"
 
-#define PFX "papi-mpit-report: "
+#define PFX         "papi-mpit-report: "
 #define TAG_STOPPED 1 /* chain down: me and every rank above me stopped counting */
-#define TAG_GO 2      /* rank 0 to rank r: your turn (twice: length, then data) */
-#define TAG_UP 3      /* chain up: me and every rank below me are counting */
-#define TAG_DOWN 4    /* chain down: every rank is counting */
-#define TAG_DONE 5    /* rank 0 to all: collected, go on to MPI_Finalize */
+#define TAG_GO      2 /* rank 0 to rank r: your turn (twice: length, then data) */
+#define TAG_UP      3 /* chain up: me and every rank below me are counting */
+#define TAG_DOWN    4 /* chain down: every rank is counting */
+#define TAG_DONE    5 /* rank 0 to all: collected, go on to MPI_Finalize */
 
 static MPI_Comm comm = MPI_COMM_NULL;
 static MPI_Request stopped_req = MPI_REQUEST_NULL, up_req = MPI_REQUEST_NULL, down_req = MPI_REQUEST_NULL,
@@ -49,7 +49,8 @@ int collect_open(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     int *ub = NULL, flag = 0;
-    if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub && *ub > tag_ub)
+    if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub &&
+        *ub > tag_ub)
         tag_ub = *ub;
     /* whole bytes per tag: 3 where the range has 24 bits, else 1 (the
      * standard guarantees 15) */

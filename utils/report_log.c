@@ -39,8 +39,8 @@ static int log_wanted(void)
 
 #if MPI_VERSION >= 4
 
-#define LOG_DATA 48      /* bytes of element data kept per instance */
-#define LOG_ELEMS 16     /* elements described per event type */
+#define LOG_DATA        48 /* bytes of element data kept per instance */
+#define LOG_ELEMS       16 /* elements described per event type */
 #define LOG_DEFAULT_CAP 200000
 
 typedef struct evtype {
@@ -328,7 +328,8 @@ static void print_element(FILE *f, const evtype_t *t, int e, const unsigned char
 /* The queue counterpart of an insert-type event name, or -1. */
 static int removal_of(int i)
 {
-    static const char *const pairs[][2] = {{"enqueued", "dequeued"}, {"_insert", "_remove"}, {"_enqueue", "_dequeue"}};
+    static const char *const pairs[][2] = {
+        {"enqueued", "dequeued"}, {"_insert", "_remove"}, {"_enqueue", "_dequeue"}};
     const char *n = types[i].name;
     size_t len = strlen(n);
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
@@ -366,8 +367,9 @@ static void queue_stats(FILE *f, const logrec_t *recs, unsigned long n)
         }
         integral += (double)depth * ((double)ts_end - last);
         integral /= ticks_per_ns;
-        fprintf(f, "# queue %s/%s: in %lld, out %lld, left %lld, max depth %lld, mean depth %.6g, "
-                   "residence total %.0f ns, mean %.6g ns per message\n",
+        fprintf(f,
+                "# queue %s/%s: in %lld, out %lld, left %lld, max depth %lld, mean depth %.6g, "
+                "residence total %.0f ns, mean %.6g ns per message\n",
                 types[i].name, types[j].name, in, out, depth, maxdepth, span > 0 ? integral / span : 0.0,
                 integral, in ? integral / (double)in : 0.0);
     }
@@ -432,7 +434,9 @@ void report_log_finish(int rank)
         goto out;
     }
     if (rank == 0)
-        fprintf(stderr, PFX "event log: rank 0 logged %lu event instances (%lu dropped); per-rank logs in %s/mpit-events.<rank>.log\n",
+        fprintf(stderr,
+                PFX "event log: rank 0 logged %lu event instances (%lu dropped); per-rank logs in "
+                    "%s/mpit-events.<rank>.log\n",
                 n, dropped_full + dropped_mpi, dir);
 out:
     free(buf);
@@ -452,7 +456,8 @@ void report_log_after_finalize(void)
 void report_log_start(int rank)
 {
     if (log_wanted() && rank == 0)
-        fprintf(stderr, PFX "event log: this MPI library's headers (MPI %d.%d) have no MPI_T events API: no log\n",
+        fprintf(stderr,
+                PFX "event log: this MPI library's headers (MPI %d.%d) have no MPI_T events API: no log\n",
                 MPI_VERSION, MPI_SUBVERSION);
 }
 

@@ -58,18 +58,25 @@
 #include "report_collect.h"
 #include "report_log.h"
 
-#define PFX "papi-mpit-report: "
+#define PFX      "papi-mpit-report: "
 #define MAX_SETS 16
 
 /* Portable metrics tried by default even if the component does not list
  * them (yet): each is added if the running MPI provides it, else skipped
  * with a note.  Any other portable metric the component lists is added too,
  * except the costly ones below. */
-static const char *const default_mpit[] = {
-    "mpit:::UNEXPECTED_MSGS",      "mpit:::BYTES_SENT",           "mpit:::BYTES_RECEIVED",
-    "mpit:::UNEXPECTED_QUEUE_MAX", "mpit:::UNEXPECTED_QUEUE_TIME", "mpit:::POSTED_QUEUE_MAX",
-    "mpit:::OOS_MSGS",             "mpit:::OOS_QUEUE_MAX",         "mpit:::BYTES_SENT_MPI",
-    "mpit:::BYTES_RECEIVED_MPI",   "mpit:::UNEXPECTED_QUEUE_LENGTH", NULL};
+static const char *const default_mpit[] = {"mpit:::UNEXPECTED_MSGS",
+                                           "mpit:::BYTES_SENT",
+                                           "mpit:::BYTES_RECEIVED",
+                                           "mpit:::UNEXPECTED_QUEUE_MAX",
+                                           "mpit:::UNEXPECTED_QUEUE_TIME",
+                                           "mpit:::POSTED_QUEUE_MAX",
+                                           "mpit:::OOS_MSGS",
+                                           "mpit:::OOS_QUEUE_MAX",
+                                           "mpit:::BYTES_SENT_MPI",
+                                           "mpit:::BYTES_RECEIVED_MPI",
+                                           "mpit:::UNEXPECTED_QUEUE_LENGTH",
+                                           NULL};
 
 /* Left out of "default" because collecting them slows the program down:
  * for MATCH_TIME Open MPI reads the cycle counter around every match of an
@@ -180,7 +187,8 @@ static void push_defaults(void)
         char name[PAPI_MAX_STR_LEN];
         int r = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx);
         while (r == PAPI_OK) {
-            if (PAPI_event_code_to_name(code, name) == PAPI_OK && is_portable_metric(name) && !is_costly(name))
+            if (PAPI_event_code_to_name(code, name) == PAPI_OK && is_portable_metric(name) &&
+                !is_costly(name))
                 push_ev(name, SAY_FOLDED);
             r = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx);
         }
@@ -246,7 +254,8 @@ static int set_for_component(int cidx, int in_main, char *why, size_t len)
         rc = PAPI_attach(s->es, (unsigned long)main_tid);
         if (rc != PAPI_OK) {
             snprintf(why, len, "PAPI_attach: %s", PAPI_strerror(rc));
-            if (cidx >= 0 && cidx < (int)(sizeof attach_failed / sizeof attach_failed[0])) attach_failed[cidx] = 1;
+            if (cidx >= 0 && cidx < (int)(sizeof attach_failed / sizeof attach_failed[0]))
+                attach_failed[cidx] = 1;
         }
     }
     if (rc != PAPI_OK) {
@@ -261,9 +270,9 @@ static int set_for_component(int cidx, int in_main, char *why, size_t len)
 /* Units PAPI leaves empty for some well-known CPU events. */
 static void default_units(ev_t *e)
 {
-    static const char *const known[][2] = {
-        {"TASK-CLOCK", "ns"}, {"CPU-CLOCK", "ns"}, {"PAPI_TOT_CYC", "cycles"}, {"PAPI_TOT_INS", "instructions"},
-        {"CYCLES", "cycles"}, {"INSTRUCTIONS", "instructions"}};
+    static const char *const known[][2] = {{"TASK-CLOCK", "ns"},       {"CPU-CLOCK", "ns"},
+                                           {"PAPI_TOT_CYC", "cycles"}, {"PAPI_TOT_INS", "instructions"},
+                                           {"CYCLES", "cycles"},       {"INSTRUCTIONS", "instructions"}};
     if (e->units[0]) return;
     const char *base = strrchr(e->name, ':');
     base = base ? base + 1 : e->name;
@@ -349,7 +358,8 @@ static void add_event(ev_t *e, int in_main)
     }
     int s = set_for_component(e->cidx, in_main, why, sizeof why);
     if (s < 0) {
-        if (!in_main && e->cidx < (int)(sizeof attach_failed / sizeof attach_failed[0]) && attach_failed[e->cidx]) {
+        if (!in_main && e->cidx < (int)(sizeof attach_failed / sizeof attach_failed[0]) &&
+            attach_failed[e->cidx]) {
             e->deferred = 1; /* the application's thread adds it */
             return;
         }
@@ -626,7 +636,8 @@ static void senders_end(void)
     int rc = papi_mpit_senders_read(senders_counts, senders_cols, &senders_other, &senders_kind);
     papi_mpit_senders_stop();
     senders_on = 0;
-    if (rc != PAPI_OK || (senders_kind != PAPI_MPIT_SENDERS_COUNT && senders_kind != PAPI_MPIT_SENDERS_QUEUE_MAX)) {
+    if (rc != PAPI_OK ||
+        (senders_kind != PAPI_MPIT_SENDERS_COUNT && senders_kind != PAPI_MPIT_SENDERS_QUEUE_MAX)) {
         snprintf(senders_why, sizeof senders_why, "papi_mpit_senders_read: %s",
                  rc != PAPI_OK ? PAPI_strerror(rc) : "unknown kind");
         senders_kind = 0;
@@ -681,7 +692,8 @@ static void report_start(void)
                 snprintf(folded + strlen(folded), sizeof folded - strlen(folded), "%s%s", *folded ? ", " : "",
                          evs[i].name + (strncmp(evs[i].name, "mpit:::", 7) == 0 ? 7 : 0));
         }
-        if (*folded) note("default metrics this MPI does not provide: %s (adding one by name says why)", folded);
+        if (*folded)
+            note("default metrics this MPI does not provide: %s (adding one by name says why)", folded);
     }
     report_log_start(my_rank);
     if (helper_running) senders_begin();
@@ -718,7 +730,8 @@ static char *serialize(double elapsed, int *len)
         }
     }
     if (senders_kind) {
-        n += (size_t)snprintf(buf + n, cap - n, "M\t%d\t%lld\t%d\t", senders_kind, senders_other, senders_cols);
+        n += (size_t)snprintf(buf + n, cap - n, "M\t%d\t%lld\t%d\t", senders_kind, senders_other,
+                              senders_cols);
         const char *sep = "";
         for (int c = 0; c < senders_cols; c++)
             if (senders_counts[c]) {
@@ -770,7 +783,8 @@ static void deserialize(report_job_t *job, int rank, char *rec)
             job->elapsed[rank] = strtod(f[2], NULL);
         } else if (nf >= 4 && f[0][0] == 'E') {
             /* units may be empty: then there are 4 fields */
-            const char *units = nf == 5 ? f[2] : "", *kind = nf == 5 ? f[3] : f[2], *val = nf == 5 ? f[4] : f[3];
+            const char *units = nf == 5 ? f[2] : "", *kind = nf == 5 ? f[3] : f[2],
+                       *val = nf == 5 ? f[4] : f[3];
             report_event_t *e = report_job_event(job, f[1], units, kind[0] == 'f');
             if (!e) continue;
             e->present[rank] = 1;
@@ -805,7 +819,10 @@ static void read_command(char *buf, size_t len)
 }
 
 static const char *chart_list;
-static int render_senders_csv(FILE *out, const report_job_t *job) { return report_write_senders_csv(out, job); }
+static int render_senders_csv(FILE *out, const report_job_t *job)
+{
+    return report_write_senders_csv(out, job);
+}
 static int render_svg(FILE *out, const report_job_t *job) { return report_write_svg(out, job, chart_list); }
 
 static void read_library_version(report_job_t *job)
@@ -1031,11 +1048,14 @@ static void fortran_finalize(const char *sym, void *ierr)
     report_after_finalize();
 }
 
-#define FORTRAN_INIT(sym) \
+#define FORTRAN_INIT(sym)                                                                                    \
     void sym(void *ierr) { fortran_init(#sym, ierr); }
-#define FORTRAN_INIT_THREAD(sym) \
-    void sym(void *required, void *provided, void *ierr) { fortran_init_thread(#sym, required, provided, ierr); }
-#define FORTRAN_FINALIZE(sym) \
+#define FORTRAN_INIT_THREAD(sym)                                                                             \
+    void sym(void *required, void *provided, void *ierr)                                                     \
+    {                                                                                                        \
+        fortran_init_thread(#sym, required, provided, ierr);                                                 \
+    }
+#define FORTRAN_FINALIZE(sym)                                                                                \
     void sym(void *ierr) { fortran_finalize(#sym, ierr); }
 
 /* prototypes, for -Wmissing-prototypes */

@@ -180,10 +180,13 @@ static void write_top_senders(FILE *out, const report_job_t *job)
         return;
     }
     if (s->kind == REPORT_SENDERS_COUNT)
-        fprintf(out, "unexpected messages by sender (top %d per receiver; all in senders.csv):\n", TOP_SENDERS);
+        fprintf(out, "unexpected messages by sender (top %d per receiver; all in senders.csv):\n",
+                TOP_SENDERS);
     else
-        fprintf(out, "largest unexpected queue by sender, at the moments read (top %d per receiver; "
-                     "all in senders.csv):\n", TOP_SENDERS);
+        fprintf(out,
+                "largest unexpected queue by sender, at the moments read (top %d per receiver; "
+                "all in senders.csv):\n",
+                TOP_SENDERS);
     int any = 0;
     for (int r = 0; r < job->nprocs; r++) {
         if (!s->present[r]) continue;
@@ -223,8 +226,7 @@ int report_write_table(FILE *out, const report_job_t *job)
 {
     int nhosts = count_hosts(job);
     fprintf(out, "papi-mpit-report: %d rank%s on %d host%s, %.3f s from MPI_Init to MPI_Finalize\n",
-            job->nprocs, job->nprocs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s",
-            max_elapsed(job));
+            job->nprocs, job->nprocs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", max_elapsed(job));
     if (job->mpi_library[0]) fprintf(out, "  MPI: %s\n", job->mpi_library);
     if (job->command[0]) fprintf(out, "  program: %s\n", job->command);
 
@@ -498,11 +500,11 @@ static int chart_wants(const char *chart, const char *name)
     return 0;
 }
 
-#define SVG_W 800
-#define PANEL_H 260
-#define M_LEFT 90
-#define M_RIGHT 20
-#define M_TOP 50
+#define SVG_W    800
+#define PANEL_H  260
+#define M_LEFT   90
+#define M_RIGHT  20
+#define M_TOP    50
 #define M_BOTTOM 45
 
 static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *e, int y0)
@@ -526,8 +528,10 @@ static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *
         fputs(")", out);
     }
     fputs("</text>\n", out);
-    fprintf(out, "<text x=\"10\" y=\"38\" font-size=\"12\" fill=\"#444\">min %s (rank %d), mean %s, max %s (rank %d)",
-            mn, e->min_rank, me, mx, e->max_rank);
+    fprintf(
+        out,
+        "<text x=\"10\" y=\"38\" font-size=\"12\" fill=\"#444\">min %s (rank %d), mean %s, max %s (rank %d)",
+        mn, e->min_rank, me, mx, e->max_rank);
     if (e->mean != 0.0) fprintf(out, ", max/mean %.3f", e->imbalance);
     if (e->nranks < job->nprocs) fprintf(out, ", measured on %d of %d ranks", e->nranks, job->nprocs);
     fputs("</text>\n", out);
@@ -539,10 +543,10 @@ static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *
         double y = yb - (double)ph * t / 4;
         char b[64];
         fmt_num(b, sizeof b, v);
-        fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0, y,
-                x0 + pw, y);
-        fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
-                x0 - 6, y + 4, b);
+        fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0, y, x0 + pw,
+                y);
+        fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n", x0 - 6,
+                y + 4, b);
     }
     fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", x0, M_TOP, x0, yb);
 
@@ -559,11 +563,14 @@ static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *
             const char *fill = r == e->max_rank ? "#d95f02" : r == e->min_rank ? "#1b9e77" : "#4c78a8";
             char v[64];
             fmt_value(v, sizeof v, e, r);
-            fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
-                         "<title>rank %d: %s</title></rect>\n",
+            fprintf(out,
+                    "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
+                    "<title>rank %d: %s</title></rect>\n",
                     x, top, slot - gap, h < 0.5 ? 0.5 : h, fill, r, v);
         } else {
-            fprintf(out, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" fill=\"#999\">n/a</text>\n",
+            fprintf(out,
+                    "<text x=\"%.2f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" "
+                    "fill=\"#999\">n/a</text>\n",
                     x0 + (r + 0.5) * slot, yzero - 3);
         }
         if (r % label_every == 0)
@@ -574,13 +581,16 @@ static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *
             yzero);
     if (e->nranks) {
         double ym = yb - (e->mean - lo) / (hi - lo) * ph;
-        fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#c00\" stroke-dasharray=\"6,4\"/>\n",
-                x0, ym, x0 + pw, ym);
-        fprintf(out, "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" fill=\"#c00\" text-anchor=\"end\">mean</text>\n",
+        fprintf(
+            out,
+            "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#c00\" stroke-dasharray=\"6,4\"/>\n",
+            x0, ym, x0 + pw, ym);
+        fprintf(out,
+                "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" fill=\"#c00\" text-anchor=\"end\">mean</text>\n",
                 x0 + pw, ym - 4);
     }
-    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">rank</text>\n",
-            x0 + pw / 2, yb + 35);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">rank</text>\n", x0 + pw / 2,
+            yb + 35);
     fputs("</g>\n", out);
 }
 
@@ -590,23 +600,30 @@ int report_write_svg(FILE *out, const report_job_t *job, const char *chart)
     for (int i = 0; i < job->nevents; i++)
         if (job->events[i].nranks && chart_wants(chart, job->events[i].name)) n++;
     int h = 40 + (n ? n : 1) * PANEL_H;
-    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                 "font-family=\"sans-serif\">\n",
+    fprintf(out,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"sans-serif\">\n",
             SVG_W, h, SVG_W, h);
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, h);
-    fprintf(out, "<text x=\"10\" y=\"26\" font-size=\"17\">papi-mpit-report: per-rank values, %d rank%s</text>\n",
+    fprintf(out,
+            "<text x=\"10\" y=\"26\" font-size=\"17\">papi-mpit-report: per-rank values, %d rank%s</text>\n",
             job->nprocs, job->nprocs == 1 ? "" : "s");
     fputs("<g font-size=\"12\">"
-          "<rect x=\"520\" y=\"15\" width=\"12\" height=\"12\" fill=\"#1b9e77\"/><text x=\"536\" y=\"26\">min</text>"
-          "<rect x=\"575\" y=\"15\" width=\"12\" height=\"12\" fill=\"#d95f02\"/><text x=\"591\" y=\"26\">max</text>"
+          "<rect x=\"520\" y=\"15\" width=\"12\" height=\"12\" fill=\"#1b9e77\"/><text x=\"536\" "
+          "y=\"26\">min</text>"
+          "<rect x=\"575\" y=\"15\" width=\"12\" height=\"12\" fill=\"#d95f02\"/><text x=\"591\" "
+          "y=\"26\">max</text>"
           "<line x1=\"630\" y1=\"21\" x2=\"656\" y2=\"21\" stroke=\"#c00\" stroke-dasharray=\"6,4\"/>"
-          "<text x=\"661\" y=\"26\">mean</text></g>\n", out);
+          "<text x=\"661\" y=\"26\">mean</text></g>\n",
+          out);
     int k = 0;
     for (int i = 0; i < job->nevents; i++)
         if (job->events[i].nranks && chart_wants(chart, job->events[i].name))
             svg_panel(out, job, &job->events[i], 40 + PANEL_H * k++);
-    if (!n) fputs("<text x=\"10\" y=\"80\" font-size=\"14\">no measured event was chosen for the chart</text>\n", out);
+    if (!n)
+        fputs("<text x=\"10\" y=\"80\" font-size=\"14\">no measured event was chosen for the chart</text>\n",
+              out);
     fputs("</svg>\n", out);
     return ferror(out) ? -1 : 0;
 }
@@ -636,12 +653,12 @@ int report_write_senders_csv(FILE *out, const report_job_t *job)
 }
 
 /* ---- the sender matrix as a heatmap */
-#define HM_PLOT 640   /* the matrix's side, px */
-#define HM_LEFT 70
-#define HM_TOP 70
+#define HM_PLOT   640 /* the matrix's side, px */
+#define HM_LEFT   70
+#define HM_TOP    70
 #define HM_BOTTOM 55
-#define HM_FONT 10.0  /* axis labels */
-#define HM_ZERO "#f2f2f2"
+#define HM_FONT   10.0 /* axis labels */
+#define HM_ZERO   "#f2f2f2"
 
 int report_senders_label_step(int n, double cell_px, double font_px, int across)
 {
@@ -711,23 +728,26 @@ int report_write_senders_svg(FILE *out, const report_job_t *job)
     double cw = (double)HM_PLOT / (nc ? nc : 1), ch = (double)HM_PLOT / n;
     int kx = report_senders_label_step(nc, cw, HM_FONT, 1), ky = report_senders_label_step(n, ch, HM_FONT, 0);
     int other_w = other_max > 0 ? 34 : 0;
-    int x0 = HM_LEFT, y0 = HM_TOP, xo = x0 + HM_PLOT + 8; /* the "other" column */
+    int x0 = HM_LEFT, y0 = HM_TOP, xo = x0 + HM_PLOT + 8;     /* the "other" column */
     int xl = x0 + HM_PLOT + (other_w ? 8 + other_w : 0) + 30; /* the legend */
     int w = xl + 16 + 80, h = HM_TOP + HM_PLOT + HM_BOTTOM;
     int tips = n <= 64 && nc <= 64, numbers = cw >= 48 && ch >= 16;
     char colour[16];
 
-    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                 "font-family=\"sans-serif\">\n",
+    fprintf(out,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"sans-serif\">\n",
             w, h, w, h);
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", w, h);
     fprintf(out, "<text x=\"10\" y=\"24\" font-size=\"16\">papi-mpit-report: %s, %d rank%s</text>\n",
             s->kind == REPORT_SENDERS_COUNT ? "unexpected messages by sender"
                                             : "largest unexpected queue by sender (at the moments read)",
             n, n == 1 ? "" : "s");
-    fprintf(out, "<text x=\"10\" y=\"42\" font-size=\"12\" fill=\"#444\">row: receiving rank, column: sending rank "
-                 "(MPI_COMM_WORLD)");
+    fprintf(
+        out,
+        "<text x=\"10\" y=\"42\" font-size=\"12\" fill=\"#444\">row: receiving rank, column: sending rank "
+        "(MPI_COMM_WORLD)");
     if (s->kind == REPORT_SENDERS_COUNT) fprintf(out, "; %.0Lf in all", total);
     if (max_r >= 0) fprintf(out, "; largest %lld (rank %d from rank %d)", max, max_r, max_c);
     if (missing) fprintf(out, "; %d rank%s sent no row (blank)", missing, missing == 1 ? "" : "s");
@@ -735,41 +755,44 @@ int report_write_senders_svg(FILE *out, const report_job_t *job)
 
     /* the cells: a zero background, then every nonzero cell */
     fputs("<g shape-rendering=\"crispEdges\">\n", out);
-    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", x0, y0, HM_PLOT, HM_PLOT,
-            HM_ZERO);
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", x0, y0, HM_PLOT,
+            HM_PLOT, HM_ZERO);
     for (int r = 0; r < n; r++) {
         double y = y0 + r * ch;
         if (!s->present[r]) {
-            fprintf(out, "<rect x=\"%d\" y=\"%.3f\" width=\"%d\" height=\"%.3f\" fill=\"#fff\"/>\n", x0, y, HM_PLOT,
-                    ch);
+            fprintf(out, "<rect x=\"%d\" y=\"%.3f\" width=\"%d\" height=\"%.3f\" fill=\"#fff\"/>\n", x0, y,
+                    HM_PLOT, ch);
             continue;
         }
         const long long *row = senders_row(job, r);
         for (int c = 0; c < nc; c++) {
             if (row[c] <= 0) continue;
             heat_colour((double)row[c] / (double)hi, colour, sizeof colour);
-            fprintf(out, "<rect x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\" fill=\"%s\">", x0 + c * cw, y,
-                    cw, ch, colour);
+            fprintf(out, "<rect x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\" fill=\"%s\">",
+                    x0 + c * cw, y, cw, ch, colour);
             if (tips) fprintf(out, "<title>rank %d from rank %d: %lld</title>", r, c, row[c]);
             fputs("</rect>\n", out);
             if (numbers) /* large cells carry their value */
-                fprintf(out, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"middle\" fill=\"%s\">%lld</text>\n",
-                        x0 + (c + 0.5) * cw, y + ch / 2 + 4, (double)row[c] / (double)hi > 0.5 ? "#fff" : "#000",
-                        row[c]);
+                fprintf(out,
+                        "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"middle\" "
+                        "fill=\"%s\">%lld</text>\n",
+                        x0 + (c + 0.5) * cw, y + ch / 2 + 4,
+                        (double)row[c] / (double)hi > 0.5 ? "#fff" : "#000", row[c]);
         }
         if (other_w) {
             if (s->other[r] > 0)
                 heat_colour((double)s->other[r] / (double)hi, colour, sizeof colour);
             else
                 snprintf(colour, sizeof colour, "%s", HM_ZERO);
-            fprintf(out, "<rect x=\"%d\" y=\"%.3f\" width=\"%d\" height=\"%.3f\" fill=\"%s\"><title>rank %d from "
-                         "other senders: %lld</title></rect>\n",
+            fprintf(out,
+                    "<rect x=\"%d\" y=\"%.3f\" width=\"%d\" height=\"%.3f\" fill=\"%s\"><title>rank %d from "
+                    "other senders: %lld</title></rect>\n",
                     xo, y, other_w, ch, colour, r, s->other[r]);
         }
     }
     fputs("</g>\n", out);
-    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", x0, y0,
-            HM_PLOT, HM_PLOT);
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", x0,
+            y0, HM_PLOT, HM_PLOT);
 
     /* axes: every kx-th sender, every ky-th receiver, at the cells' centres */
     fprintf(out, "<g font-size=\"%.0f\">\n", HM_FONT);
@@ -785,8 +808,9 @@ int report_write_senders_svg(FILE *out, const report_job_t *job)
     fputs("</g>\n", out);
     fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">sender rank</text>\n",
             x0 + HM_PLOT / 2, y0 + HM_PLOT + 36);
-    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 %d %d)\">"
-                 "receiver rank</text>\n",
+    fprintf(out,
+            "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 %d %d)\">"
+            "receiver rank</text>\n",
             22, y0 + HM_PLOT / 2, 22, y0 + HM_PLOT / 2);
 
     /* the legend: the colour scale from 1 up to hi, its numbers, and zero */
@@ -800,11 +824,13 @@ int report_write_senders_svg(FILE *out, const report_job_t *job)
     fprintf(out, "<g class=\"legend\" font-size=\"11\">\n");
     fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n", xl - 10, y0 - 12,
             s->kind == REPORT_SENDERS_COUNT ? "messages" : "queue length");
-    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"%d\" fill=\"url(#scale)\" stroke=\"#000\"/>\n", xl,
+    fprintf(out,
+            "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"%d\" fill=\"url(#scale)\" stroke=\"#000\"/>\n", xl,
             y0, lh);
     for (long long v = 0; v <= hi; v += step) {
         double y = y0 + lh - (double)lh * (double)v / (double)hi;
-        fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#000\"/>\n", xl + 16, y, xl + 20, y);
+        fprintf(out, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#000\"/>\n", xl + 16, y,
+                xl + 20, y);
         fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%.2f\">%lld</text>\n", xl + 23, y + 4, v);
     }
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" fill=\"%s\" stroke=\"#000\"/>\n", xl,

@@ -35,14 +35,15 @@ papi_vector_t _mpit_vector;
 
 static const mpit_backend_t *backend;
 static atomic_int backend_ready; /* backend set and its modules told */
-static int listing_only; /* MPI loaded by us for a listing: nothing to count */
+static int listing_only;         /* MPI loaded by us for a listing: nothing to count */
 
 /* A qualifier's code (listed under its event): its full name and what it
  * does; 0, or -1 if code is not one. */
 static int qualifier_of(unsigned int code, char *name, int name_len, char *what, int what_len)
 {
     int q = MPIT_QUALIFIER_INDEX((int)code);
-    return q >= 0 ? mpit_catalog_qualifier(MPIT_QUALIFIER_BASE((int)code), q, name, name_len, what, what_len) : -1;
+    return q >= 0 ? mpit_catalog_qualifier(MPIT_QUALIFIER_BASE((int)code), q, name, name_len, what, what_len)
+                  : -1;
 }
 
 /* Why entry e cannot be added, into buf; "" when it can. */
@@ -135,7 +136,8 @@ static int ensure_backend(void)
 {
     char why[PAPI_MAX_STR_LEN];
     if (atomic_load_explicit(&backend_ready, memory_order_acquire)) return PAPI_OK;
-    if (_mpit_vector.cmp_info.disabled && _mpit_vector.cmp_info.disabled != PAPI_EDELAY_INIT) return PAPI_ECMP;
+    if (_mpit_vector.cmp_info.disabled && _mpit_vector.cmp_info.disabled != PAPI_EDELAY_INIT)
+        return PAPI_ECMP;
     if (atomic_exchange(&loading, 1)) return MPIT_REENTERED;
     int err = PAPI_OK;
     if (!atomic_load(&backend_ready)) {
@@ -156,8 +158,16 @@ static int ensure_backend(void)
     return err;
 }
 
-static int mpit_init_thread(hwd_context_t *ctx) { (void)ctx; return PAPI_OK; }
-static int mpit_shutdown_thread(hwd_context_t *ctx) { (void)ctx; return PAPI_OK; }
+static int mpit_init_thread(hwd_context_t *ctx)
+{
+    (void)ctx;
+    return PAPI_OK;
+}
+static int mpit_shutdown_thread(hwd_context_t *ctx)
+{
+    (void)ctx;
+    return PAPI_OK;
+}
 
 static int mpit_shutdown_component(void)
 {
@@ -182,12 +192,14 @@ static int mpit_init_control_state(hwd_control_state_t *ctl)
 static void warn_event(const mpit_control_t *cs, const int *codes, const char *what, const char *why)
 {
     const mpit_entry_t *e = cs->failed >= 0 ? mpit_catalog_get(codes[cs->failed]) : NULL;
-    if (e) mpit_warn("%s: %s: %s", e->name, what, why);
-    else mpit_warn("event set: %s: %s", what, why);
+    if (e)
+        mpit_warn("%s: %s: %s", e->name, what, why);
+    else
+        mpit_warn("event set: %s: %s", what, why);
 }
 
 static int mpit_update_control_state_unguarded(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
-                                     hwd_context_t *ctx)
+                                               hwd_context_t *ctx)
 {
     (void)ctx;
     int codes[MPIT_MAX_EVENTS];
@@ -195,7 +207,8 @@ static int mpit_update_control_state_unguarded(hwd_control_state_t *ctl, NativeI
     if (count > MPIT_MAX_EVENTS) return PAPI_ECNFLCT;
     if (ensure_backend() != PAPI_OK) return PAPI_ECMP;
     if (listing_only && count > 0) {
-        mpit_warn("cannot add event: this process does not use MPI; mpit events can be listed here but only counted in an MPI program");
+        mpit_warn("cannot add event: this process does not use MPI; mpit events can be listed here but only "
+                  "counted in an MPI program");
         return PAPI_ECMP;
     }
     for (int i = 0; i < count; i++) {
@@ -206,7 +219,8 @@ static int mpit_update_control_state_unguarded(hwd_control_state_t *ctl, NativeI
             char name[MPIT_NAME_BUF], what[MPIT_DESC_BUF];
             int c = -1;
             if (qualifier_of((unsigned)codes[i], name, sizeof name, what, sizeof what) != 0) {
-                mpit_warn("event set: cannot be added: %#x is not an mpit qualifier code", (unsigned)codes[i]);
+                mpit_warn("event set: cannot be added: %#x is not an mpit qualifier code",
+                          (unsigned)codes[i]);
                 return PAPI_ENOEVNT;
             }
             int err = mpit_catalog_lookup(name, &c, why, sizeof why);
@@ -241,7 +255,8 @@ static int mpit_start_unguarded(hwd_context_t *ctx, hwd_control_state_t *ctl)
  * this thread, it returns the last values rather than wait. */
 static int mpit_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **values, int flags)
 {
-    (void)ctx; (void)flags;
+    (void)ctx;
+    (void)flags;
     mpit_control_t *cs = (mpit_control_t *)ctl;
     if (!mpit_guard_enter()) {
         *values = cs->values;
@@ -282,9 +297,7 @@ static int mpit_ntv_enum_events_unguarded(unsigned int *code, int modifier)
         _mpit_vector.cmp_info.num_native_events = mpit_catalog_num_listed();
         next = mpit_catalog_next_listed(-1);
         break;
-    case PAPI_ENUM_EVENTS:
-        next = mpit_catalog_next_listed(MPIT_QUALIFIER_BASE((int)*code));
-        break;
+    case PAPI_ENUM_EVENTS: next = mpit_catalog_next_listed(MPIT_QUALIFIER_BASE((int)*code)); break;
     case PAPI_NTV_ENUM_UMASKS: {
         /* from an event to its first qualifier, from a qualifier to the next */
         char name[MPIT_NAME_BUF], what[MPIT_DESC_BUF], gated[MPIT_NAME_LEN + 256];
@@ -295,8 +308,7 @@ static int mpit_ntv_enum_events_unguarded(unsigned int *code, int modifier)
         *code = (unsigned)MPIT_QUALIFIER_CODE(base, q);
         return PAPI_OK;
     }
-    default:
-        return PAPI_EINVAL;
+    default: return PAPI_EINVAL;
     }
     if (next < 0) return PAPI_ENOEVNT;
     *code = (unsigned)next;
@@ -347,8 +359,10 @@ static int mpit_ntv_code_to_descr(unsigned int code, char *descr, int len)
     if (!e) return PAPI_ENOEVNT;
     char gated[MPIT_NAME_LEN + 256];
     const char *unusable = unusable_reason(e, gated, sizeof gated);
-    if (unusable[0]) snprintf(descr, len, "%s (cannot be added: %s)", e->description, unusable);
-    else snprintf(descr, len, "%s", e->description);
+    if (unusable[0])
+        snprintf(descr, len, "%s (cannot be added: %s)", e->description, unusable);
+    else
+        snprintf(descr, len, "%s", e->description);
     return PAPI_OK;
 }
 
@@ -358,7 +372,8 @@ static int mpit_ntv_code_to_info(unsigned int code, PAPI_event_info_t *info)
         /* a name and a text only, as PAPI lists hardware qualifiers: what
          * the qualified event counts is known once its name is looked up */
         char what[MPIT_DESC_BUF];
-        if (qualifier_of(code, info->symbol, sizeof info->symbol, what, sizeof what) != 0) return PAPI_ENOEVNT;
+        if (qualifier_of(code, info->symbol, sizeof info->symbol, what, sizeof what) != 0)
+            return PAPI_ENOEVNT;
         mpit_ntv_code_to_descr(code, info->long_descr, sizeof info->long_descr);
         snprintf(info->short_descr, sizeof info->short_descr, "%.63s", what);
         return PAPI_OK;
@@ -381,12 +396,12 @@ static int mpit_ntv_code_to_info(unsigned int code, PAPI_event_info_t *info)
 /* Entry points that may call MPI or take the catalog's lock: a nested call
  * on the same thread (a tool's MPI wrapper, a signal handler) is refused at
  * once instead of waiting for itself. */
-#define GUARDED(call)                                  \
-    do {                                               \
-        if (!mpit_guard_enter()) return MPIT_REENTERED; \
-        int guarded_err = (call);                      \
-        mpit_guard_leave();                            \
-        return guarded_err;                            \
+#define GUARDED(call)                                                                                        \
+    do {                                                                                                     \
+        if (!mpit_guard_enter()) return MPIT_REENTERED;                                                      \
+        int guarded_err = (call);                                                                            \
+        mpit_guard_leave();                                                                                  \
+        return guarded_err;                                                                                  \
     } while (0)
 
 static int mpit_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
@@ -394,9 +409,15 @@ static int mpit_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nat
 {
     GUARDED(mpit_update_control_state_unguarded(ctl, native, count, ctx));
 }
-static int mpit_start(hwd_context_t *ctx, hwd_control_state_t *ctl) { GUARDED(mpit_start_unguarded(ctx, ctl)); }
+static int mpit_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+    GUARDED(mpit_start_unguarded(ctx, ctl));
+}
 static int mpit_stop(hwd_context_t *ctx, hwd_control_state_t *ctl) { GUARDED(mpit_stop_unguarded(ctx, ctl)); }
-static int mpit_reset(hwd_context_t *ctx, hwd_control_state_t *ctl) { GUARDED(mpit_reset_unguarded(ctx, ctl)); }
+static int mpit_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+    GUARDED(mpit_reset_unguarded(ctx, ctl));
+}
 static int mpit_ntv_enum_events(unsigned int *code, int modifier)
 {
     GUARDED(mpit_ntv_enum_events_unguarded(code, modifier));
@@ -428,36 +449,41 @@ static void mpit_dispatch_timer(int signal, hwd_siginfo_t *info, void *uc)
 
 static int mpit_set_domain(hwd_control_state_t *ctl, int domain)
 {
-    (void)ctl; (void)domain;
+    (void)ctl;
+    (void)domain;
     return PAPI_OK;
 }
 
 static int mpit_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 {
-    (void)ctx; (void)code; (void)option;
+    (void)ctx;
+    (void)code;
+    (void)option;
     return PAPI_OK;
 }
 
 papi_vector_t _mpit_vector = {
-    .cmp_info = {
-        .name = "mpit",
-        .short_name = "mpit",
-        .description = "MPI_T variables, events and portable metrics of the running MPI library",
-        .version = "0.1",
-        .num_mpx_cntrs = MPIT_MAX_EVENTS,
-        .num_cntrs = MPIT_MAX_EVENTS,
-        .default_domain = PAPI_DOM_USER,
-        .available_domains = PAPI_DOM_USER,
-        .default_granularity = PAPI_GRN_THR,
-        .available_granularities = PAPI_GRN_THR,
-        .hardware_intr_sig = PAPI_INT_SIGNAL,
-    },
-    .size = {
-        .context = 1,
-        .control_state = sizeof(mpit_control_t),
-        .reg_value = 1,
-        .reg_alloc = 1,
-    },
+    .cmp_info =
+        {
+            .name = "mpit",
+            .short_name = "mpit",
+            .description = "MPI_T variables, events and portable metrics of the running MPI library",
+            .version = "0.1",
+            .num_mpx_cntrs = MPIT_MAX_EVENTS,
+            .num_cntrs = MPIT_MAX_EVENTS,
+            .default_domain = PAPI_DOM_USER,
+            .available_domains = PAPI_DOM_USER,
+            .default_granularity = PAPI_GRN_THR,
+            .available_granularities = PAPI_GRN_THR,
+            .hardware_intr_sig = PAPI_INT_SIGNAL,
+        },
+    .size =
+        {
+            .context = 1,
+            .control_state = sizeof(mpit_control_t),
+            .reg_value = 1,
+            .reg_alloc = 1,
+        },
     .init_component = mpit_init_component,
     .init_thread = mpit_init_thread,
     .init_control_state = mpit_init_control_state,

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI 9
+#define MPIT_BACKEND_ABI    9
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN 256
@@ -29,22 +29,42 @@ enum mpit_status {
 
 /* MPI_T performance variable classes, in the standard's order. */
 enum mpit_class {
-    MPIT_CLASS_STATE, MPIT_CLASS_LEVEL, MPIT_CLASS_SIZE, MPIT_CLASS_PERCENTAGE,
-    MPIT_CLASS_HIGHWATERMARK, MPIT_CLASS_LOWWATERMARK, MPIT_CLASS_COUNTER,
-    MPIT_CLASS_AGGREGATE, MPIT_CLASS_TIMER, MPIT_CLASS_GENERIC, MPIT_CLASS_COUNT
+    MPIT_CLASS_STATE,
+    MPIT_CLASS_LEVEL,
+    MPIT_CLASS_SIZE,
+    MPIT_CLASS_PERCENTAGE,
+    MPIT_CLASS_HIGHWATERMARK,
+    MPIT_CLASS_LOWWATERMARK,
+    MPIT_CLASS_COUNTER,
+    MPIT_CLASS_AGGREGATE,
+    MPIT_CLASS_TIMER,
+    MPIT_CLASS_GENERIC,
+    MPIT_CLASS_COUNT
 };
 
 /* MPI_T basic datatypes a pvar may have. */
 enum mpit_dtype {
-    MPIT_TYPE_UNKNOWN, MPIT_TYPE_INT, MPIT_TYPE_UNSIGNED, MPIT_TYPE_LONG,
-    MPIT_TYPE_UNSIGNED_LONG, MPIT_TYPE_LONG_LONG, MPIT_TYPE_UNSIGNED_LONG_LONG,
-    MPIT_TYPE_DOUBLE, MPIT_TYPE_COUNT_T, MPIT_TYPE_CHAR, MPIT_TYPE_NUM
+    MPIT_TYPE_UNKNOWN,
+    MPIT_TYPE_INT,
+    MPIT_TYPE_UNSIGNED,
+    MPIT_TYPE_LONG,
+    MPIT_TYPE_UNSIGNED_LONG,
+    MPIT_TYPE_LONG_LONG,
+    MPIT_TYPE_UNSIGNED_LONG_LONG,
+    MPIT_TYPE_DOUBLE,
+    MPIT_TYPE_COUNT_T,
+    MPIT_TYPE_CHAR,
+    MPIT_TYPE_NUM
 };
 
 /* What a variable is bound to. */
 enum mpit_bind {
-    MPIT_BIND_NONE, MPIT_BIND_COMM, MPIT_BIND_WIN, MPIT_BIND_FILE,
-    MPIT_BIND_REQUEST, MPIT_BIND_OTHER
+    MPIT_BIND_NONE,
+    MPIT_BIND_COMM,
+    MPIT_BIND_WIN,
+    MPIT_BIND_FILE,
+    MPIT_BIND_REQUEST,
+    MPIT_BIND_OTHER
 };
 
 /* Which communicator a COMM-bound variable is bound to. */
@@ -56,10 +76,10 @@ enum mpit_mpi_state { MPIT_MPI_NOT_STARTED, MPIT_MPI_RUNNING, MPIT_MPI_FINALIZED
 typedef struct mpit_pvar_info {
     char name[MPIT_NAME_LEN];
     char desc[MPIT_DESC_LEN];
-    int cls;        /* enum mpit_class */
-    int dtype;      /* enum mpit_dtype */
-    int bind;       /* enum mpit_bind */
-    int verbosity;  /* 0..8, user basic .. mpidev all */
+    int cls;       /* enum mpit_class */
+    int dtype;     /* enum mpit_dtype */
+    int bind;      /* enum mpit_bind */
+    int verbosity; /* 0..8, user basic .. mpidev all */
     int readonly, continuous, atomic;
 } mpit_pvar_info_t;
 
@@ -71,7 +91,7 @@ typedef struct mpit_event_info {
     int nelem;
     char elem_names[MPIT_EVENT_MAX_ELEMS][64]; /* "" when the MPI names none */
     int elem_dtype[MPIT_EVENT_MAX_ELEMS];      /* enum mpit_dtype */
-    int bind;                                   /* enum mpit_bind */
+    int bind;                                  /* enum mpit_bind */
     int verbosity;
 } mpit_event_info_t;
 
@@ -81,7 +101,7 @@ typedef struct mpit_event_info {
  * to read (0: none; MPICH 4.0.2's dequeue event points its data at NULL),
  * bit 8 whether the timestamp is needed (else 0 is passed). */
 #define MPIT_PLAN_ELEMENTS 0xffu
-#define MPIT_PLAN_TIME 0x100u
+#define MPIT_PLAN_TIME     0x100u
 
 typedef struct mpit_event_sink {
     const _Atomic unsigned *(*plan)(void *ctx, int event_index);
@@ -100,8 +120,8 @@ typedef struct mpit_batch mpit_batch_t;
 typedef void (*mpit_finalize_hook_t)(void);
 
 typedef struct mpit_backend {
-    int abi;                 /* MPIT_BACKEND_ABI */
-    const char *family;      /* "Open MPI", "MPICH" */
+    int abi;            /* MPIT_BACKEND_ABI */
+    const char *family; /* "Open MPI", "MPICH" */
 
     /* MPI_T_init_thread at the application's thread level; once. */
     int (*init)(char *why, size_t why_len);

@@ -23,8 +23,8 @@ static const mpit_backend_t *backend;
 static mpit_entry_t *entries[MPIT_CATALOG_MAX];
 static atomic_int size;
 static int num_listed;
-static atomic_int scanned;   /* MPI_T pvar indices looked at so far */
-static int events_listed;    /* the event family was appended */
+static atomic_int scanned; /* MPI_T pvar indices looked at so far */
+static int events_listed;  /* the event family was appended */
 static unsigned char metric_listed[64];
 /* MPI_T_init_thread: 0 not tried, 1 in progress, 2 done, 3 failed */
 enum { MPIT_INIT_NONE, MPIT_INIT_BUSY, MPIT_INIT_DONE, MPIT_INIT_FAILED };
@@ -33,10 +33,10 @@ static atomic_int mpit_state;
 /* What a rescan learns from MPI, gathered with no lock held (MPI may take
  * its own locks, and a tool may interrupt us there) and merged under it. */
 typedef struct scan_snapshot {
-    int state;                    /* enum mpit_mpi_state */
-    int from, num;                /* pvar indices [from, num) */
-    mpit_pvar_info_t *info;       /* num - from entries */
-    unsigned char *valid;         /* info[i] could be read */
+    int state;              /* enum mpit_mpi_state */
+    int from, num;          /* pvar indices [from, num) */
+    mpit_pvar_info_t *info; /* num - from entries */
+    unsigned char *valid;   /* info[i] could be read */
     /* metric i, source s is a pvar the MPI collects */
     unsigned char collecting[64][MPIT_METRIC_SOURCES];
 } scan_snapshot_t;
@@ -45,9 +45,12 @@ static const char event_prefix[] = "event.";
 static const char derived_prefix[] = "derived.";
 
 static const char *const bind_names[] = {
-    [MPIT_BIND_NONE] = "unbound", [MPIT_BIND_COMM] = "bound to a communicator",
-    [MPIT_BIND_WIN] = "bound to an MPI window", [MPIT_BIND_FILE] = "bound to an MPI file",
-    [MPIT_BIND_REQUEST] = "bound to an MPI request", [MPIT_BIND_OTHER] = "bound to an MPI object",
+    [MPIT_BIND_NONE] = "unbound",
+    [MPIT_BIND_COMM] = "bound to a communicator",
+    [MPIT_BIND_WIN] = "bound to an MPI window",
+    [MPIT_BIND_FILE] = "bound to an MPI file",
+    [MPIT_BIND_REQUEST] = "bound to an MPI request",
+    [MPIT_BIND_OTHER] = "bound to an MPI object",
 };
 
 void mpit_catalog_init(const mpit_backend_t *b)
@@ -136,8 +139,8 @@ static int find_variable(const char *name, int cls)
 static int twin_rank(int cls)
 {
     static const int rank[MPIT_CLASS_COUNT] = {
-        [MPIT_CLASS_TIMER] = 0, [MPIT_CLASS_COUNTER] = 1, [MPIT_CLASS_AGGREGATE] = 2,
-        [MPIT_CLASS_LEVEL] = 3, [MPIT_CLASS_SIZE] = 4, [MPIT_CLASS_HIGHWATERMARK] = 5,
+        [MPIT_CLASS_TIMER] = 0,        [MPIT_CLASS_COUNTER] = 1,    [MPIT_CLASS_AGGREGATE] = 2,
+        [MPIT_CLASS_LEVEL] = 3,        [MPIT_CLASS_SIZE] = 4,       [MPIT_CLASS_HIGHWATERMARK] = 5,
         [MPIT_CLASS_LOWWATERMARK] = 6, [MPIT_CLASS_PERCENTAGE] = 7, [MPIT_CLASS_STATE] = 8,
         [MPIT_CLASS_GENERIC] = 9,
     };
@@ -195,8 +198,8 @@ static void describe_pvar(mpit_entry_t *e)
     const char *bind = in->bind <= MPIT_BIND_OTHER ? bind_names[in->bind] : "bound";
     const char *note = o && o->note ? o->note : "";
     if (e->cls != in->cls)
-        snprintf(e->description, sizeof e->description, "%s [MPI_T class %s, read as %s; %s]%s%s",
-                 in->desc, mpit_class_name(in->cls), mpit_class_name(e->cls), bind, *note ? " " : "", note);
+        snprintf(e->description, sizeof e->description, "%s [MPI_T class %s, read as %s; %s]%s%s", in->desc,
+                 mpit_class_name(in->cls), mpit_class_name(e->cls), bind, *note ? " " : "", note);
     else
         snprintf(e->description, sizeof e->description, "%s [MPI_T class %s; %s]%s%s", in->desc,
                  mpit_class_name(in->cls), bind, *note ? " " : "", note);
@@ -286,9 +289,10 @@ static void list_events(void)
         mpit_entry_t *e = new_entry(MPIT_FAMILY_EVENT, name);
         if (!e) return;
         fill_event_entry(e, id);
-        snprintf(e->description, sizeof e->description,
-                 "Occurrences of the MPI_T event %s since start: %s (qualifiers :sum=<element>, :max=<element>)",
-                 ev, mpit_events_type_desc(i));
+        snprintf(
+            e->description, sizeof e->description,
+            "Occurrences of the MPI_T event %s since start: %s (qualifiers :sum=<element>, :max=<element>)",
+            ev, mpit_events_type_desc(i));
         e->units = "events";
         e->listed = 1;
         append(e);
@@ -330,8 +334,8 @@ static int pick_metric_source(const mpit_metric_t *m, const unsigned char *colle
         }
         e->scale = src->scale;
         e->units = m->units;
-        snprintf(e->description, sizeof e->description, "%s (portable metric; here from %s %s)",
-                 m->desc, src->kind == MPIT_SOURCE_EVENT ? "the MPI_T event counter" : "the MPI_T variable",
+        snprintf(e->description, sizeof e->description, "%s (portable metric; here from %s %s)", m->desc,
+                 src->kind == MPIT_SOURCE_EVENT ? "the MPI_T event counter" : "the MPI_T variable",
                  src->name);
         return 0;
     }
@@ -372,10 +376,12 @@ static int collect(scan_snapshot_t *snap)
         for (int i = 0; i < n; i++) snap->valid[i] = b->pvar_info(snap->from + i, &snap->info[i]) == MPIT_OK;
     }
     if (snap->state == MPIT_MPI_RUNNING) mpit_events_setup(b);
-    for (int i = 0; i < mpit_num_metrics && i < (int)(sizeof snap->collecting / sizeof snap->collecting[0]); i++)
+    for (int i = 0; i < mpit_num_metrics && i < (int)(sizeof snap->collecting / sizeof snap->collecting[0]);
+         i++)
         for (int k = 0; k < MPIT_METRIC_SOURCES; k++) {
             const mpit_metric_source_t *src = &mpit_metrics[i].sources[k];
-            snap->collecting[i][k] = src->kind == MPIT_SOURCE_PVAR &&
+            snap->collecting[i][k] =
+                src->kind == MPIT_SOURCE_PVAR &&
                 (!b->pvar_collecting || snap->state != MPIT_MPI_RUNNING || b->pvar_collecting(src->name));
         }
     return 1;
@@ -437,7 +443,8 @@ static int pvar_qualifier(const mpit_entry_t *e, int q, char *name, int name_len
     if (k++ == q) {
         p.elem = 0;
         mpit_name_format(&p, name, name_len);
-        snprintf(what, what_len, "element 0 only (:elem=N: element N) of a variable MPI_T gives as an array, "
+        snprintf(what, what_len,
+                 "element 0 only (:elem=N: element N) of a variable MPI_T gives as an array, "
                  "e.g. one value per peer; the plain name sums the elements");
         return 0;
     }
@@ -473,8 +480,10 @@ static int event_qualifier(const mpit_entry_t *e, int q, char *name, int name_le
             p.agg = agg;
             snprintf(p.agg_elem, sizeof p.agg_elem, "%s", elem);
             mpit_name_format(&p, name, name_len);
-            if (agg == MPIT_AGG_SUM) snprintf(what, what_len, "sum of element %s over the events since start", elem);
-            else snprintf(what, what_len, "largest value of element %s in the events since start", elem);
+            if (agg == MPIT_AGG_SUM)
+                snprintf(what, what_len, "sum of element %s over the events since start", elem);
+            else
+                snprintf(what, what_len, "largest value of element %s in the events since start", elem);
             return 0;
         }
     }
@@ -516,8 +525,7 @@ static int pvar_variant(int base, const mpit_name_t *parsed, const char *canonic
         return PAPI_EINVAL;
     }
     if (parsed->comm != MPIT_COMM_WORLD && b->info.bind != MPIT_BIND_COMM) {
-        snprintf(why, why_len, ":comm= applies to communicator-bound variables; %s is not one",
-                 b->info.name);
+        snprintf(why, why_len, ":comm= applies to communicator-bound variables; %s is not one", b->info.name);
         return PAPI_EINVAL;
     }
     if (parsed->comm == MPIT_COMM_WORLD && parsed->elem < 0) return base;
@@ -547,8 +555,10 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
     }
     int base = find_exact(parsed->base, 0);
     if (base < 0) {
-        snprintf(why, why_len, "the running MPI has no MPI_T %s named %s", derived ? "event counter" : "event", rest);
-        suggest_listed(parsed->base, MPIT_FAMILY_EVENT, derived ? derived_prefix : event_prefix, why, why_len);
+        snprintf(why, why_len, "the running MPI has no MPI_T %s named %s",
+                 derived ? "event counter" : "event", rest);
+        suggest_listed(parsed->base, MPIT_FAMILY_EVENT, derived ? derived_prefix : event_prefix, why,
+                       why_len);
         return PAPI_ENOEVNT;
     }
     if (parsed->agg == MPIT_AGG_NONE) return base;
@@ -576,7 +586,8 @@ static int lookup_metric(const mpit_metric_t *m, const mpit_name_t *parsed, char
     }
     int found = find_exact(m->name, 0);
     if (found >= 0 && entries[found]->family == MPIT_FAMILY_METRIC) return found;
-    snprintf(why, why_len, "%s is not available on the running %s: it %s", m->name, backend->family, m->needs);
+    snprintf(why, why_len, "%s is not available on the running %s: it %s", m->name, backend->family,
+             m->needs);
     return PAPI_ENOEVNT;
 }
 
@@ -585,11 +596,14 @@ static int lookup_pvar(const mpit_name_t *parsed, const char *canonical, char *w
     int base = find_variable(parsed->base, parsed->cls);
     if (base >= 0) return pvar_variant(base, parsed, canonical, why, why_len);
     if (parsed->cls >= 0 && find_variable(parsed->base, -1) >= 0)
-        snprintf(why, why_len, "the MPI_T variable %s has no class %s", parsed->base, mpit_class_name(parsed->cls));
+        snprintf(why, why_len, "the MPI_T variable %s has no class %s", parsed->base,
+                 mpit_class_name(parsed->cls));
     else if (scanned == 0)
-        snprintf(why, why_len, "the running %s exposes no MPI_T performance variables at all", backend->family);
+        snprintf(why, why_len, "the running %s exposes no MPI_T performance variables at all",
+                 backend->family);
     else {
-        snprintf(why, why_len, "the running %s has no MPI_T variable named %s", backend->family, parsed->base);
+        snprintf(why, why_len, "the running %s has no MPI_T variable named %s", backend->family,
+                 parsed->base);
         suggest_listed(parsed->base, MPIT_FAMILY_PVAR, NULL, why, why_len);
     }
     return PAPI_ENOEVNT;
@@ -658,8 +672,8 @@ static int judged_now(const mpit_name_t *parsed, char *why, int why_len)
 
 /* Resolves a parsed name under the lock; *pending set when the name was
  * accepted for later (its sources must then be requested). */
-static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int state, int *code,
-                         int *pending, char *why, int why_len)
+static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int state, int *code, int *pending,
+                         char *why, int why_len)
 {
     int found = find_exact(canonical, 1);
     if (found >= 0 && entries[found]->family != MPIT_FAMILY_PENDING) {
@@ -675,16 +689,20 @@ static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int s
         *code = c;
         return PAPI_OK;
     }
-    if (found >= 0 && state == MPIT_MPI_NOT_STARTED) { *code = found; return PAPI_OK; } /* still pending */
+    if (found >= 0 && state == MPIT_MPI_NOT_STARTED) {
+        *code = found;
+        return PAPI_OK;
+    } /* still pending */
     if (c == PAPI_ENOEVNT && state == MPIT_MPI_NOT_STARTED && !judged_now(parsed, why, why_len)) {
         /* Many variables and all events appear only during MPI_Init: accept
          * the name now and resolve it when the event set starts. */
         mpit_entry_t *e = new_entry(MPIT_FAMILY_PENDING, canonical);
         if (!e) return PAPI_ENOMEM;
         e->parsed = *parsed;
-        snprintf(e->description, sizeof e->description,
-                 "Unknown so far: MPI_T has no such name before MPI_Init; it is looked up again when the event "
-                 "set starts, and the set fails to start if MPI_Init did not bring it.");
+        snprintf(
+            e->description, sizeof e->description,
+            "Unknown so far: MPI_T has no such name before MPI_Init; it is looked up again when the event "
+            "set starts, and the set fails to start if MPI_Init did not bring it.");
         int pc = append(e);
         if (pc < 0) return PAPI_ENOMEM;
         SUBDBG("mpit: %s accepted before MPI_Init as code %d, resolved when its set starts\n", canonical, pc);

@@ -19,33 +19,34 @@
  * their own above the catalog's: the event's code plus (q + 1) shifted
  * here, for its q-th qualifier (from 0).  They name a qualified form; adding
  * one goes through the name, as a typed name does. */
-#define MPIT_QUALIFIER_SHIFT 16
+#define MPIT_QUALIFIER_SHIFT         16
 #define MPIT_QUALIFIER_CODE(code, q) ((code) | (((q) + 1) << MPIT_QUALIFIER_SHIFT))
-#define MPIT_QUALIFIER_BASE(code) ((code) & ((1 << MPIT_QUALIFIER_SHIFT) - 1))
-#define MPIT_QUALIFIER_INDEX(code) (((code) >> MPIT_QUALIFIER_SHIFT) - 1) /* -1: an event */
-_Static_assert(MPIT_CATALOG_MAX <= 1 << MPIT_QUALIFIER_SHIFT, "catalog codes must fit below the qualifier bits");
+#define MPIT_QUALIFIER_BASE(code)    ((code) & ((1 << MPIT_QUALIFIER_SHIFT) - 1))
+#define MPIT_QUALIFIER_INDEX(code)   (((code) >> MPIT_QUALIFIER_SHIFT) - 1) /* -1: an event */
+_Static_assert(MPIT_CATALOG_MAX <= 1 << MPIT_QUALIFIER_SHIFT,
+               "catalog codes must fit below the qualifier bits");
 
 enum mpit_family {
-    MPIT_FAMILY_PVAR,    /* mpit:::<pvar name> */
-    MPIT_FAMILY_EVENT,   /* mpit:::event.<event>, mpit:::derived.<counter> */
-    MPIT_FAMILY_METRIC,  /* mpit:::<PORTABLE_NAME> */
-    MPIT_FAMILY_PENDING  /* asked for before MPI_Init, not (yet) known */
+    MPIT_FAMILY_PVAR,   /* mpit:::<pvar name> */
+    MPIT_FAMILY_EVENT,  /* mpit:::event.<event>, mpit:::derived.<counter> */
+    MPIT_FAMILY_METRIC, /* mpit:::<PORTABLE_NAME> */
+    MPIT_FAMILY_PENDING /* asked for before MPI_Init, not (yet) known */
 };
 
 typedef struct mpit_entry {
     char name[MPIT_MAX_NAME + 128]; /* canonical name, qualifiers included */
     mpit_name_t parsed;
-    int family;                 /* enum mpit_family */
-    int listed;                 /* shown by enumeration */
-    int base;                   /* code of the listed entry it refines */
+    int family; /* enum mpit_family */
+    int listed; /* shown by enumeration */
+    int base;   /* code of the listed entry it refines */
     /* how a read gets its value */
-    int source;                 /* enum mpit_source_kind */
-    mpit_pvar_info_t info;      /* MPIT_SOURCE_PVAR: the variable as MPI_T reported it */
-    int cls;                    /* class the component treats the pvar as */
-    int engine_id;              /* MPIT_SOURCE_EVENT: engine counter */
-    int read_kind;              /* enum mpit_read_kind */
-    int64_t scale;              /* integer multiplier of the source value */
-    int is_float;               /* value is a double (PAPI_DATATYPE_FP64) */
+    int source;            /* enum mpit_source_kind */
+    mpit_pvar_info_t info; /* MPIT_SOURCE_PVAR: the variable as MPI_T reported it */
+    int cls;               /* class the component treats the pvar as */
+    int engine_id;         /* MPIT_SOURCE_EVENT: engine counter */
+    int read_kind;         /* enum mpit_read_kind */
+    int64_t scale;         /* integer multiplier of the source value */
+    int is_float;          /* value is a double (PAPI_DATATYPE_FP64) */
     const char *units;
     char description[MPIT_DESC_LEN + 256];
     char unusable[MPIT_NAME_LEN + 256]; /* non-empty: why it cannot be added */

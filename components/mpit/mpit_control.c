@@ -105,7 +105,8 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
     if (backend->pvar_collecting && !backend->pvar_collecting(e->info.name)) {
         snprintf(why, why_len,
                  "%s is not collected: Open MPI counts an SPC only when it is attached before MPI_Init "
-                 "(add the event before MPI_Init, or set OMPI_MCA_mpi_spc_attach=all)", e->info.name);
+                 "(add the event before MPI_Init, or set OMPI_MCA_mpi_spc_attach=all)",
+                 e->info.name);
         return PAPI_ECMP;
     }
     err = backend->handle_alloc(cs->session, index, e->parsed.comm, &s->handle, &s->count);
@@ -159,12 +160,12 @@ static int bind(mpit_control_t *cs, int tolerant, char *why, int why_len)
         if (waits) {
             SUBDBG("mpit: %s waits for MPI_Init to be bound\n", mpit_catalog_get(s->code)->name);
         }
-        if (waits) deferred = 1;
+        if (waits)
+            deferred = 1;
         else if (err != PAPI_OK && !tolerant) {
             cs->failed = i;
             return err;
-        }
-        else if (err != PAPI_OK) {
+        } else if (err != PAPI_OK) {
             mpit_warn("%s: %s; it reads 0", mpit_catalog_get(s->code)->name, why);
             free(s->raw);
             s->raw = NULL;
@@ -225,15 +226,18 @@ static void reference_slot(mpit_control_t *cs, int i, int from_zero, uint64_t *n
     }
     if (s->source == MPIT_SOURCE_EVENT && s->engine_id >= 0) {
         /* engine high-water marks restart from the current depth */
-        if (s->read_kind != MPIT_READ_DELTA) mpit_events_rearm(s->engine_id);
-        else if (mpit_read_slot(s, &v, now) == MPIT_OK) s->start = v;
+        if (s->read_kind != MPIT_READ_DELTA)
+            mpit_events_rearm(s->engine_id);
+        else if (mpit_read_slot(s, &v, now) == MPIT_OK)
+            s->start = v;
         return;
     }
     if (!s->handle) return;
     if (s->read_kind == MPIT_READ_HIGH || s->read_kind == MPIT_READ_LOW) {
         /* A watermark that can be reset counts from now; a continuous one
          * is read once so that an MPI that resets on read starts afresh. */
-        if (!s->continuous) backend->handle_reset(s->handle);
+        if (!s->continuous)
+            backend->handle_reset(s->handle);
         else if (mpit_read_slot(s, &v, now) == MPIT_OK && s->shared_key >= 0) {
             mpit_watermark_unwatch(s->watermark_cell);
             mpit_watermark_offer(s->shared_key, v.i); /* others' maximum, not ours */
@@ -280,8 +284,10 @@ static int rebind_stale(mpit_control_t *cs, int i, char *why, int why_len)
     mpit_slot_t *s = &cs->slot[i];
     mpit_value_t carried = {0};
     if (s->read_kind == MPIT_READ_DELTA) {
-        if (s->is_float) memcpy(&carried.d, &cs->values[i], sizeof carried.d);
-        else carried.i = cs->values[i];
+        if (s->is_float)
+            memcpy(&carried.d, &cs->values[i], sizeof carried.d);
+        else
+            carried.i = cs->values[i];
     }
     free(s->raw);
     s->raw = NULL;
@@ -293,8 +299,10 @@ static int rebind_stale(mpit_control_t *cs, int i, char *why, int why_len)
     mpit_value_t v;
     backend->handle_start(s->handle);
     if (mpit_read_slot(s, &v, &now) != MPIT_OK) return PAPI_ESYS;
-    if (s->is_float) s->start.d = v.d - carried.d;
-    else s->start.i = v.i - carried.i;
+    if (s->is_float)
+        s->start.d = v.d - carried.d;
+    else
+        s->start.i = v.i - carried.i;
     return PAPI_OK;
 }
 
@@ -325,7 +333,8 @@ static void catch_up_after_init(mpit_control_t *cs)
             }
         }
         if (err != PAPI_OK) {
-            mpit_warn("%s: cannot count after MPI_Init: %s; it reads 0", mpit_catalog_get(s->code)->name, why);
+            mpit_warn("%s: cannot count after MPI_Init: %s; it reads 0", mpit_catalog_get(s->code)->name,
+                      why);
             free(s->raw);
             s->raw = NULL;
             s->handle = NULL;
@@ -345,7 +354,7 @@ static void catch_up(mpit_control_t *cs)
 int mpit_control_read(mpit_control_t *cs, long long **values)
 {
     *values = cs->values;
-    if (gone()) return PAPI_OK; /* last values: MPI may have freed the storage */
+    if (gone()) return PAPI_OK;             /* last values: MPI may have freed the storage */
     if (cs->bound_before_mpi) catch_up(cs); /* never from a signal handler: binding allocates and calls MPI */
     mpit_read_all(cs);
     return PAPI_OK;

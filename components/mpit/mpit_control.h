@@ -11,23 +11,23 @@
 #define MPIT_MAX_EVENTS 64
 
 typedef struct mpit_slot {
-    int code;                 /* catalog code */
-    mpit_handle_t *handle;    /* NULL while not bound */
-    int source;               /* enum mpit_source_kind */
-    int engine_id;            /* MPIT_SOURCE_EVENT */
+    int code;              /* catalog code */
+    mpit_handle_t *handle; /* NULL while not bound */
+    int source;            /* enum mpit_source_kind */
+    int engine_id;         /* MPIT_SOURCE_EVENT */
     int64_t scale;
     int count, dtype, elem, read_kind, continuous, is_float;
-    void *raw;                /* count elements of dtype, read by MPI_T */
-    mpit_value_t start;       /* value at start or reset (DELTA) */
-    mpit_value_t extreme;     /* running max or min (HIGH, LOW) */
+    void *raw;            /* count elements of dtype, read by MPI_T */
+    mpit_value_t start;   /* value at start or reset (DELTA) */
+    mpit_value_t extreme; /* running max or min (HIGH, LOW) */
     int have_extreme;
-    int activated;            /* counts as a reader of its event rule (mpit_events_activate) */
-    int shared_key;           /* MPI_T index of a reset-on-read watermark, else -1 */
-    int watermark_cell;       /* mpit_watermarks cell while started, else -1 */
+    int activated;      /* counts as a reader of its event rule (mpit_events_activate) */
+    int shared_key;     /* MPI_T index of a reset-on-read watermark, else -1 */
+    int watermark_cell; /* mpit_watermarks cell while started, else -1 */
     /* decided when the set starts (the read plan) */
-    int op;                   /* enum mpit_read_op: how a read computes the value */
-    int needs_now;            /* an event counter that reads the clock */
-    mpit_value_t last;        /* source value at the last read (reset takes it) */
+    int op;            /* enum mpit_read_op: how a read computes the value */
+    int needs_now;     /* an event counter that reads the clock */
+    mpit_value_t last; /* source value at the last read (reset takes it) */
 } mpit_slot_t;
 
 typedef struct mpit_control {
@@ -35,22 +35,22 @@ typedef struct mpit_control {
     mpit_slot_t slot[MPIT_MAX_EVENTS];
     long long values[MPIT_MAX_EVENTS];
     mpit_session_t *session;
-    int bound;                /* handles exist for every slot that can have one */
-    int bound_before_mpi;     /* bound before MPI_Init: bind again once MPI runs */
+    int bound;            /* handles exist for every slot that can have one */
+    int bound_before_mpi; /* bound before MPI_Init: bind again once MPI runs */
     int running;
-    int failed;               /* slot of the last error, -1 when the set as a whole */
+    int failed; /* slot of the last error, -1 when the set as a whole */
     /* the read plan: the bound variables, read with one backend call; the
      * first num_counters of them are single 64-bit counters, whose delta is
      * computed in a tight loop over counter_start/counter_last */
     int num_pvars, num_counters;
-    mpit_batch_t *batch;      /* the backend's copy of handles and buffers */
+    mpit_batch_t *batch; /* the backend's copy of handles and buffers */
     mpit_handle_t *pvar_handles[MPIT_MAX_EVENTS];
     void *pvar_bufs[MPIT_MAX_EVENTS];
     unsigned char pvar_slot[MPIT_MAX_EVENTS];
     int64_t counter_start[MPIT_MAX_EVENTS];
     int64_t counter_last[MPIT_MAX_EVENTS];
-    int needs_now;            /* some event counter reads the clock */
-    int fresh;                /* the last call was a complete read: a reset can take its values */
+    int needs_now; /* some event counter reads the clock */
+    int fresh;     /* the last call was a complete read: a reset can take its values */
 } mpit_control_t;
 
 void mpit_control_set_backend(const mpit_backend_t *backend);

@@ -11,9 +11,9 @@
 
 #define DEFAULT_SLOTS 4096
 #define MAX_SLOTS     (1 << 24)
-#define PROBE         32       /* slots looked at per key operation: bounded work */
-#define MAX_ELEMS     64       /* per event type: the tracking mask is 64 bits */
-#define READ_TRIES    1024     /* snapshot attempts of a LEVEL integral */
+#define PROBE         32   /* slots looked at per key operation: bounded work */
+#define MAX_ELEMS     64   /* per event type: the tracking mask is 64 bits */
+#define READ_TRIES    1024 /* snapshot attempts of a LEVEL integral */
 #define RAW_BASE      (1 << 28)
 #define RAW_STRIDE    (1 + 2 * MAX_ELEMS)
 
@@ -21,14 +21,14 @@
 #define KEY_EMPTY 0u
 #define KEY_BUSY  1u
 #define KEY_MIX   0x9E3779B97F4A7C15ull
-#define BIAS      (1ull << 63)  /* signed maxima are stored biased: one unsigned compare */
-#define SEQ_INIT  (1ull << 63)  /* SEQUENCE state word: baseline seen */
+#define BIAS      (1ull << 63) /* signed maxima are stored biased: one unsigned compare */
+#define SEQ_INIT  (1ull << 63) /* SEQUENCE state word: baseline seen */
 
 typedef _Atomic uint64_t au64;
 
 typedef struct slot {
-    au64 key;   /* KEY_EMPTY, KEY_BUSY (being changed) or a digest */
-    au64 val;   /* begin/insert timestamp, or SEQUENCE state word */
+    au64 key; /* KEY_EMPTY, KEY_BUSY (being changed) or a digest */
+    au64 val; /* begin/insert timestamp, or SEQUENCE state word */
 } slot_t;
 
 /* State of one active rule. Which fields a kind uses is listed at its code. */
@@ -38,9 +38,9 @@ typedef struct rstate {
     au64 n, sum, min, max, unmatched, removes, hwm, sum_ins, sum_rem;
     au64 wbeg, wend, last_time;
     _Atomic int64_t depth;
-    _Atomic int active;   /* gated engines: counters of this rule being read */
-    au64 *groups;         /* GROUP: MPIT_GROUP_SLOTS counts by value; other in unmatched */
-    au64 t0;              /* gated engines: when the rule became active */
+    _Atomic int active; /* gated engines: counters of this rule being read */
+    au64 *groups;       /* GROUP: MPIT_GROUP_SLOTS counts by value; other in unmatched */
+    au64 t0;            /* gated engines: when the rule became active */
     slot_t *slots;
     uint64_t mask;
     int probe;
@@ -49,18 +49,18 @@ typedef struct rstate {
 enum op { OP_COUNT, OP_SUM, OP_MAX, OP_BEGIN, OP_END, OP_INSERT, OP_REMOVE, OP_ARRIVE, OP_GROUP };
 
 typedef struct action {
-    int op, need, nk, nval;           /* nval: GROUP's value and scope elements */
-    int idx[MPIT_RULE_MAX_ELEMS];   /* keys, or the value; SEQUENCE: keys then sequence */
+    int op, need, nk, nval;       /* nval: GROUP's value and scope elements */
+    int idx[MPIT_RULE_MAX_ELEMS]; /* keys, or the value; SEQUENCE: keys then sequence */
     rstate_t *r;
 } action_t;
 
 typedef struct evstate {
     char *name;
     int described, nelem, noread, need, nact;
-    char **elem;          /* element names ("<i>" when unnamed) */
+    char **elem; /* element names ("<i>" when unnamed) */
     int *kind;
-    char **raw_name;      /* RAW_STRIDE names: event, then :sum= and :max= per element */
-    au64 count, track;    /* track: elements whose sum/max are kept */
+    char **raw_name;       /* RAW_STRIDE names: event, then :sum= and :max= per element */
+    au64 count, track;     /* track: elements whose sum/max are kept */
     _Atomic unsigned plan; /* for the callback: elements to read | PLAN_TIME */
     au64 running;          /* gated engines: bit i = action i's rule is active */
     au64 *esum, *emax;
@@ -68,8 +68,22 @@ typedef struct evstate {
 } evstate_t;
 
 enum field {
-    F_DROPPED, F_VALUE, F_OOS, F_ARRIVALS, F_COUNT, F_TOTAL, F_MIN, F_MAX, F_MEAN,
-    F_UNMATCHED, F_INSERTS, F_REMOVES, F_DEPTH, F_HWM, F_TIME, F_LMEAN
+    F_DROPPED,
+    F_VALUE,
+    F_OOS,
+    F_ARRIVALS,
+    F_COUNT,
+    F_TOTAL,
+    F_MIN,
+    F_MAX,
+    F_MEAN,
+    F_UNMATCHED,
+    F_INSERTS,
+    F_REMOVES,
+    F_DEPTH,
+    F_HWM,
+    F_TIME,
+    F_LMEAN
 };
 
 typedef struct counter {
@@ -81,7 +95,7 @@ typedef struct counter {
 
 struct mpit_engine {
     int nev, slots, bound, nrows, nctr;
-    int gated;            /* rules run only while active (mpit_engine_gate) */
+    int gated; /* rules run only while active (mpit_engine_gate) */
     evstate_t *ev;
     const mpit_rule_t *rows;
     int *row_active;
@@ -111,31 +125,30 @@ static char *joinstr(const char *a, const char *b, const char *c)
 
 static uint64_t mix64(uint64_t z)
 {
-    z ^= z >> 30; z *= 0xbf58476d1ce4e5b9ull;
-    z ^= z >> 27; z *= 0x94d049bb133111ebull;
+    z ^= z >> 30;
+    z *= 0xbf58476d1ce4e5b9ull;
+    z ^= z >> 27;
+    z *= 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
 
 static void atomic_max_u64(au64 *p, uint64_t v)
 {
     uint64_t cur = atomic_load_explicit(p, memory_order_relaxed);
-    while (cur < v && !atomic_compare_exchange_weak_explicit(p, &cur, v,
-                            memory_order_relaxed, memory_order_relaxed))
+    while (cur < v &&
+           !atomic_compare_exchange_weak_explicit(p, &cur, v, memory_order_relaxed, memory_order_relaxed))
         ;
 }
 
 static void atomic_min_u64(au64 *p, uint64_t v)
 {
     uint64_t cur = atomic_load_explicit(p, memory_order_relaxed);
-    while (cur > v && !atomic_compare_exchange_weak_explicit(p, &cur, v,
-                            memory_order_relaxed, memory_order_relaxed))
+    while (cur > v &&
+           !atomic_compare_exchange_weak_explicit(p, &cur, v, memory_order_relaxed, memory_order_relaxed))
         ;
 }
 
-static void drop(mpit_engine_t *e)
-{
-    atomic_fetch_add_explicit(&e->dropped, 1, memory_order_relaxed);
-}
+static void drop(mpit_engine_t *e) { atomic_fetch_add_explicit(&e->dropped, 1, memory_order_relaxed); }
 
 /* ------------------------------------------------------------- key tables
  * Digest of the key elements. Exact (injective) for one element, and for two
@@ -154,8 +167,7 @@ static uint64_t key_of(const int64_t *el, const int *idx, int nk)
         d = ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
     } else {
         d = 0;
-        for (int i = 0; i < nk; i++)
-            d = mix64(d ^ (uint64_t)el[idx[i]] ^ KEY_MIX);
+        for (int i = 0; i < nk; i++) d = mix64(d ^ (uint64_t)el[idx[i]] ^ KEY_MIX);
     }
     d ^= KEY_MIX;
     return d <= KEY_BUSY ? d + 2 : d;
@@ -173,8 +185,8 @@ static slot_t *slot_claim(rstate_t *r, uint64_t key, int *replaced, uint64_t *ol
         slot_t *s = &r->slots[(pos + (uint64_t)i) & r->mask];
         uint64_t k = key;
         if (atomic_load_explicit(&s->key, memory_order_relaxed) == key &&
-            atomic_compare_exchange_strong_explicit(&s->key, &k, KEY_BUSY,
-                                                    memory_order_acquire, memory_order_relaxed)) {
+            atomic_compare_exchange_strong_explicit(&s->key, &k, KEY_BUSY, memory_order_acquire,
+                                                    memory_order_relaxed)) {
             *replaced = 1;
             *old = atomic_load_explicit(&s->val, memory_order_relaxed);
             return s;
@@ -184,8 +196,8 @@ static slot_t *slot_claim(rstate_t *r, uint64_t key, int *replaced, uint64_t *ol
         slot_t *s = &r->slots[(pos + (uint64_t)i) & r->mask];
         uint64_t k = KEY_EMPTY;
         if (atomic_load_explicit(&s->key, memory_order_relaxed) == KEY_EMPTY &&
-            atomic_compare_exchange_strong_explicit(&s->key, &k, KEY_BUSY,
-                                                    memory_order_acquire, memory_order_relaxed)) {
+            atomic_compare_exchange_strong_explicit(&s->key, &k, KEY_BUSY, memory_order_acquire,
+                                                    memory_order_relaxed)) {
             *replaced = 0;
             return s;
         }
@@ -209,8 +221,8 @@ static int slot_take(rstate_t *r, uint64_t key, uint64_t *val)
         slot_t *s = &r->slots[(pos + (uint64_t)i) & r->mask];
         uint64_t k = key;
         if (atomic_load_explicit(&s->key, memory_order_relaxed) == key &&
-            atomic_compare_exchange_strong_explicit(&s->key, &k, KEY_BUSY,
-                                                    memory_order_acquire, memory_order_relaxed)) {
+            atomic_compare_exchange_strong_explicit(&s->key, &k, KEY_BUSY, memory_order_acquire,
+                                                    memory_order_relaxed)) {
             *val = atomic_load_explicit(&s->val, memory_order_relaxed);
             atomic_store_explicit(&s->key, KEY_EMPTY, memory_order_release);
             return 1;
@@ -229,12 +241,10 @@ static slot_t *seq_slot(rstate_t *r, uint64_t key)
     for (int i = 0; i < r->probe; i++) {
         slot_t *s = &r->slots[(pos + (uint64_t)i) & r->mask];
         uint64_t k = atomic_load_explicit(&s->key, memory_order_acquire);
-        if (k == KEY_EMPTY &&
-            atomic_compare_exchange_strong_explicit(&s->key, &k, key,
-                                                    memory_order_acq_rel, memory_order_acquire))
+        if (k == KEY_EMPTY && atomic_compare_exchange_strong_explicit(&s->key, &k, key, memory_order_acq_rel,
+                                                                      memory_order_acquire))
             return s;
-        if (k == key)
-            return s;
+        if (k == key) return s;
     }
     return NULL;
 }
@@ -250,9 +260,11 @@ static void pair_begin(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
     uint64_t old;
     slot_t *s = slot_claim(r, key, &replaced, &old);
 
-    if (!s) { drop(e); return; }
-    if (replaced)
-        atomic_fetch_add_explicit(&r->unmatched, 1, memory_order_relaxed);
+    if (!s) {
+        drop(e);
+        return;
+    }
+    if (replaced) atomic_fetch_add_explicit(&r->unmatched, 1, memory_order_relaxed);
     slot_publish(s, key, ts);
 }
 
@@ -292,8 +304,7 @@ static void pair_end(rstate_t *r, uint64_t key, uint64_t ts)
 static void lv_in(rstate_t *r, uint64_t ts)
 {
     int64_t d = atomic_fetch_add(&r->depth, 1) + 1;
-    if (d > 0)
-        atomic_max_u64(&r->hwm, (uint64_t)d);
+    if (d > 0) atomic_max_u64(&r->hwm, (uint64_t)d);
     atomic_fetch_add(&r->sum_ins, ts);
     atomic_fetch_add(&r->n, 1);
 }
@@ -327,8 +338,7 @@ static void level_insert(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t t
     }
     lv_in(r, ts);
     atomic_fetch_add(&r->wend, 1);
-    if (s)
-        slot_publish(s, key, ts);   /* after depth++: a removal never sees depth 0 */
+    if (s) slot_publish(s, key, ts); /* after depth++: a removal never sees depth 0 */
 }
 
 static void level_remove(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
@@ -378,7 +388,10 @@ static void seq_arrive(mpit_engine_t *e, rstate_t *r, uint64_t key, int64_t seqv
     int oos = 0, over = 0;
 
     atomic_fetch_add_explicit(&r->n, 1, memory_order_relaxed);
-    if (!s) { drop(e); return; }
+    if (!s) {
+        drop(e);
+        return;
+    }
     old = atomic_load_explicit(&s->val, memory_order_relaxed);
     do {
         oos = over = 0;
@@ -389,7 +402,7 @@ static void seq_arrive(mpit_engine_t *e, rstate_t *r, uint64_t key, int64_t seqv
             uint64_t diff = (seq - exp) & mask;
             if (diff == 0) {
                 exp = (exp + 1) & mask;
-                while (bm & 1) {        /* bounded by W */
+                while (bm & 1) { /* bounded by W */
                     bm >>= 1;
                     exp = (exp + 1) & mask;
                 }
@@ -404,12 +417,10 @@ static void seq_arrive(mpit_engine_t *e, rstate_t *r, uint64_t key, int64_t seqv
                 nw = SEQ_INIT | ((seq + 1) & mask);
             }
         }
-    } while (!atomic_compare_exchange_weak_explicit(&s->val, &old, nw,
-                                                    memory_order_relaxed, memory_order_relaxed));
-    if (oos)
-        atomic_fetch_add_explicit(&r->sum, 1, memory_order_relaxed);
-    if (over)
-        drop(e);
+    } while (!atomic_compare_exchange_weak_explicit(&s->val, &old, nw, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    if (oos) atomic_fetch_add_explicit(&r->sum, 1, memory_order_relaxed);
+    if (over) drop(e);
 }
 
 /* GROUP: n = occurrences, groups[v] = those with value v, unmatched = those
@@ -431,34 +442,28 @@ static void run_action(mpit_engine_t *e, const action_t *a, uint64_t ts, const i
     uint64_t key = a->nk ? key_of(el, a->idx, a->nk) : 0;
 
     switch (a->op) {
-    case OP_COUNT:
-        atomic_fetch_add_explicit(&r->n, 1, memory_order_relaxed);
-        break;
+    case OP_COUNT: atomic_fetch_add_explicit(&r->n, 1, memory_order_relaxed); break;
     case OP_SUM:
         atomic_fetch_add_explicit(&r->n, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&r->sum, (uint64_t)el[a->idx[0]], memory_order_relaxed);
         break;
-    case OP_MAX:
-        atomic_max_u64(&r->max, (uint64_t)el[a->idx[0]] ^ (r->val_signed ? BIAS : 0));
-        break;
-    case OP_BEGIN:  pair_begin(e, r, key, ts); break;
-    case OP_END:    pair_end(r, key, ts); break;
+    case OP_MAX: atomic_max_u64(&r->max, (uint64_t)el[a->idx[0]] ^ (r->val_signed ? BIAS : 0)); break;
+    case OP_BEGIN: pair_begin(e, r, key, ts); break;
+    case OP_END: pair_end(r, key, ts); break;
     case OP_INSERT: level_insert(e, r, key, ts); break;
     case OP_REMOVE: level_remove(e, r, key, ts); break;
     case OP_ARRIVE: seq_arrive(e, r, key, el[a->idx[a->nk]]); break;
-    case OP_GROUP:  group_count(r, a, el); break;
+    case OP_GROUP: group_count(r, a, el); break;
     }
 }
 
-void mpit_engine_dispatch(mpit_engine_t *e, int id, uint64_t ts,
-                          const int64_t *el, int n)
+void mpit_engine_dispatch(mpit_engine_t *e, int id, uint64_t ts, const int64_t *el, int n)
 {
     evstate_t *E;
     uint64_t m;
 
     if (!e || !e->bound || (unsigned)id >= (unsigned)e->nev || !e->ev[id].described) {
-        if (e)
-            drop(e);
+        if (e) drop(e);
         return;
     }
     E = &e->ev[id];
@@ -475,16 +480,16 @@ void mpit_engine_dispatch(mpit_engine_t *e, int id, uint64_t ts,
 
     m = n ? atomic_load_explicit(&E->track, memory_order_relaxed) : 0;
     for (int i = 0; m && i < n; i++, m >>= 1) {
-        if (!(m & 1))
-            continue;
+        if (!(m & 1)) continue;
         atomic_fetch_add_explicit(&E->esum[i], (uint64_t)el[i], memory_order_relaxed);
-        atomic_max_u64(&E->emax[i], (uint64_t)el[i] ^
-                       (E->kind[i] == MPIT_ELEM_SIGNED ? BIAS : 0));
+        atomic_max_u64(&E->emax[i], (uint64_t)el[i] ^ (E->kind[i] == MPIT_ELEM_SIGNED ? BIAS : 0));
     }
     if (!e->gated) {
         for (int i = 0; i < E->nact; i++)
-            if (E->act[i].need > n) drop(e);
-            else run_action(e, &E->act[i], ts, el);
+            if (E->act[i].need > n)
+                drop(e);
+            else
+                run_action(e, &E->act[i], ts, el);
         return;
     }
     /* gated: only the actions whose rules some set reads */
@@ -508,8 +513,7 @@ static int64_t level_time(rstate_t *r, uint64_t now)
         uint64_t sr = atomic_load(&r->sum_rem);
         if (atomic_load(&r->wbeg) == e1) {
             int64_t v = (int64_t)(sr - si + (uint64_t)d * now);
-            if (v < 0)
-                v = 0;   /* now earlier than a queued item's insert */
+            if (v < 0) v = 0; /* now earlier than a queued item's insert */
             atomic_store_explicit(&r->last_time, (uint64_t)v, memory_order_relaxed);
             return v;
         }
@@ -520,8 +524,7 @@ static int64_t level_time(rstate_t *r, uint64_t now)
 
 static int64_t unbias(uint64_t v, int is_signed)
 {
-    if (v == 0)
-        return 0;   /* nothing seen */
+    if (v == 0) return 0; /* nothing seen */
     return is_signed ? (int64_t)(v ^ BIAS) : (int64_t)v;
 }
 
@@ -537,31 +540,25 @@ static int64_t field_read(rstate_t *r, int f, uint64_t now)
         if (r->row->kind == MPIT_RULE_SUM)
             return (int64_t)atomic_load_explicit(&r->sum, memory_order_relaxed);
         return (int64_t)n;
-    case F_ARRIVALS: case F_COUNT: case F_INSERTS:
-        return (int64_t)n;
-    case F_OOS: case F_TOTAL:
-        return (int64_t)atomic_load_explicit(&r->sum, memory_order_relaxed);
+    case F_ARRIVALS:
+    case F_COUNT:
+    case F_INSERTS: return (int64_t)n;
+    case F_OOS:
+    case F_TOTAL: return (int64_t)atomic_load_explicit(&r->sum, memory_order_relaxed);
     case F_MIN:
         v = atomic_load_explicit(&r->min, memory_order_relaxed);
         return v == UINT64_MAX ? 0 : (int64_t)v;
-    case F_MAX:
-        return (int64_t)atomic_load_explicit(&r->max, memory_order_relaxed);
-    case F_MEAN:
-        return n ? (int64_t)(atomic_load_explicit(&r->sum, memory_order_relaxed) / n) : 0;
-    case F_UNMATCHED:
-        return (int64_t)atomic_load(&r->unmatched);
-    case F_REMOVES:
-        return (int64_t)atomic_load(&r->removes);
+    case F_MAX: return (int64_t)atomic_load_explicit(&r->max, memory_order_relaxed);
+    case F_MEAN: return n ? (int64_t)(atomic_load_explicit(&r->sum, memory_order_relaxed) / n) : 0;
+    case F_UNMATCHED: return (int64_t)atomic_load(&r->unmatched);
+    case F_REMOVES: return (int64_t)atomic_load(&r->removes);
     case F_DEPTH: {
         int64_t d = atomic_load(&r->depth);
         return d > 0 ? d : 0;
     }
-    case F_HWM:
-        return (int64_t)atomic_load(&r->hwm);
-    case F_TIME:
-        return level_time(r, now);
-    case F_LMEAN:
-        return n ? level_time(r, now) / (int64_t)n : 0;
+    case F_HWM: return (int64_t)atomic_load(&r->hwm);
+    case F_TIME: return level_time(r, now);
+    case F_LMEAN: return n ? level_time(r, now) / (int64_t)n : 0;
     }
     return 0;
 }
@@ -570,13 +567,11 @@ static int raw_decode(const mpit_engine_t *e, int id, int *ev, int *what, int *e
 {
     int off;
 
-    if (id < RAW_BASE)
-        return -1;
+    if (id < RAW_BASE) return -1;
     off = id - RAW_BASE;
     *ev = off / RAW_STRIDE;
     off %= RAW_STRIDE;
-    if (*ev >= e->nev || !e->ev[*ev].described)
-        return -1;
+    if (*ev >= e->nev || !e->ev[*ev].described) return -1;
     if (off == 0) {
         *what = MPIT_RAW_COUNT;
         *elem = -1;
@@ -591,19 +586,15 @@ int64_t mpit_engine_read(mpit_engine_t *e, int id, uint64_t now)
 {
     int ev, what, elem;
 
-    if (!e)
-        return 0;
+    if (!e) return 0;
     if (raw_decode(e, id, &ev, &what, &elem) == 0) {
         evstate_t *E = &e->ev[ev];
-        if (what == MPIT_RAW_COUNT)
-            return (int64_t)atomic_load_explicit(&E->count, memory_order_relaxed);
-        if (what == MPIT_RAW_SUM)
-            return (int64_t)atomic_load_explicit(&E->esum[elem], memory_order_relaxed);
+        if (what == MPIT_RAW_COUNT) return (int64_t)atomic_load_explicit(&E->count, memory_order_relaxed);
+        if (what == MPIT_RAW_SUM) return (int64_t)atomic_load_explicit(&E->esum[elem], memory_order_relaxed);
         return unbias(atomic_load_explicit(&E->emax[elem], memory_order_relaxed),
                       E->kind[elem] == MPIT_ELEM_SIGNED);
     }
-    if (id < 0 || id >= e->nctr)
-        return 0;
+    if (id < 0 || id >= e->nctr) return 0;
     if (e->ctr[id].field == F_DROPPED)
         return (int64_t)atomic_load_explicit(&e->dropped, memory_order_relaxed);
     return field_read(e->ctr[id].r, e->ctr[id].field, now);
@@ -622,7 +613,8 @@ int mpit_engine_group_read(const mpit_engine_t *e, int id, uint64_t *counts, int
     if (max > MPIT_GROUP_SLOTS) max = MPIT_GROUP_SLOTS;
     for (int i = 0; i < max; i++) counts[i] = atomic_load_explicit(&r->groups[i], memory_order_relaxed);
     uint64_t beyond = 0; /* slots the caller did not ask for are "other" to it */
-    for (int i = max; i < MPIT_GROUP_SLOTS; i++) beyond += atomic_load_explicit(&r->groups[i], memory_order_relaxed);
+    for (int i = max; i < MPIT_GROUP_SLOTS; i++)
+        beyond += atomic_load_explicit(&r->groups[i], memory_order_relaxed);
     *other = atomic_load_explicit(&r->unmatched, memory_order_relaxed) + beyond;
     return max;
 }
@@ -632,31 +624,23 @@ int mpit_engine_rearm(mpit_engine_t *e, int id)
     int ev, what, elem;
     rstate_t *r;
 
-    if (!e)
-        return -1;
+    if (!e) return -1;
     if (raw_decode(e, id, &ev, &what, &elem) == 0) {
-        if (what != MPIT_RAW_MAX)
-            return -1;
+        if (what != MPIT_RAW_MAX) return -1;
         atomic_store(&e->ev[ev].emax[elem], 0);
         return 0;
     }
-    if (id < 0 || id >= e->nctr || !(r = e->ctr[id].r))
-        return -1;
+    if (id < 0 || id >= e->nctr || !(r = e->ctr[id].r)) return -1;
     switch (e->ctr[id].field) {
     case F_HWM: {
         int64_t d = atomic_load(&r->depth);
         atomic_store(&r->hwm, d > 0 ? (uint64_t)d : 0);
         return 0;
     }
-    case F_MIN:
-        atomic_store(&r->min, UINT64_MAX);
-        return 0;
-    case F_MAX:
-        atomic_store(&r->max, 0);
-        return 0;
+    case F_MIN: atomic_store(&r->min, UINT64_MAX); return 0;
+    case F_MAX: atomic_store(&r->max, 0); return 0;
     case F_VALUE:
-        if (r->row->kind != MPIT_RULE_MAX)
-            return -1;
+        if (r->row->kind != MPIT_RULE_MAX) return -1;
         atomic_store(&r->max, 0);
         return 0;
     }
@@ -670,15 +654,14 @@ mpit_engine_t *mpit_engine_create(int num_event_types, int table_slots)
     mpit_engine_t *e;
     int slots = DEFAULT_SLOTS;
 
-    if (num_event_types < 0 || num_event_types > (INT32_MAX - RAW_BASE) / RAW_STRIDE ||
-        table_slots < 0 || table_slots > MAX_SLOTS)
+    if (num_event_types < 0 || num_event_types > (INT32_MAX - RAW_BASE) / RAW_STRIDE || table_slots < 0 ||
+        table_slots > MAX_SLOTS)
         return NULL;
     if (table_slots > 0)
         for (slots = 1; slots < table_slots; slots <<= 1)
             ;
     e = calloc(1, sizeof *e);
-    if (!e)
-        return NULL;
+    if (!e) return NULL;
     e->nev = num_event_types;
     e->slots = slots;
     e->ev = calloc(num_event_types ? (size_t)num_event_types : 1, sizeof *e->ev);
@@ -692,11 +675,9 @@ mpit_engine_t *mpit_engine_create(int num_event_types, int table_slots)
 static void free_event(evstate_t *E)
 {
     if (E->raw_name)
-        for (int i = 0; i < RAW_STRIDE; i++)
-            free(E->raw_name[i]);
+        for (int i = 0; i < RAW_STRIDE; i++) free(E->raw_name[i]);
     if (E->elem)
-        for (int i = 0; i < E->nelem; i++)
-            free(E->elem[i]);
+        for (int i = 0; i < E->nelem; i++) free(E->elem[i]);
     free(E->raw_name);
     free(E->elem);
     free(E->name);
@@ -709,18 +690,15 @@ static void free_event(evstate_t *E)
 
 void mpit_engine_destroy(mpit_engine_t *e)
 {
-    if (!e)
-        return;
-    for (int i = 0; i < e->nev; i++)
-        free_event(&e->ev[i]);
+    if (!e) return;
+    for (int i = 0; i < e->nev; i++) free_event(&e->ev[i]);
     for (int i = 0; i < e->nrows; i++) {
         if (e->rs && e->rs[i]) {
             free(e->rs[i]->slots);
             free(e->rs[i]->groups);
             free(e->rs[i]);
         }
-        if (e->row_why)
-            free(e->row_why[i]);
+        if (e->row_why) free(e->row_why[i]);
     }
     for (int i = 0; i < e->nctr; i++) {
         free(e->ctr[i].name);
@@ -741,8 +719,8 @@ int mpit_engine_describe_event(mpit_engine_t *e, int id, const char *name, int n
     char num[24];
     int ok = 1;
 
-    if (!e || e->bound || id < 0 || id >= e->nev || !name || !*name ||
-        nelem < 0 || nelem > MAX_ELEMS || (nelem && !elem_kinds))
+    if (!e || e->bound || id < 0 || id >= e->nev || !name || !*name || nelem < 0 || nelem > MAX_ELEMS ||
+        (nelem && !elem_kinds))
         return -1;
     E = &e->ev[id];
     free_event(E);
@@ -766,8 +744,7 @@ int mpit_engine_describe_event(mpit_engine_t *e, int id, const char *name, int n
             en = num;
         }
         E->kind[i] = elem_kinds[i];
-        if (E->kind[i] != MPIT_ELEM_SIGNED && E->kind[i] != MPIT_ELEM_UNSIGNED)
-            E->kind[i] = MPIT_ELEM_OTHER;
+        if (E->kind[i] != MPIT_ELEM_SIGNED && E->kind[i] != MPIT_ELEM_UNSIGNED) E->kind[i] = MPIT_ELEM_OTHER;
         E->elem[i] = dupstr(en);
         E->raw_name[1 + 2 * i] = joinstr(name, ":sum=", en);
         E->raw_name[2 + 2 * i] = joinstr(name, ":max=", en);
@@ -801,8 +778,7 @@ static int alt_match(const char *pat, const char *actual, int is_event)
         const char *bar = strchr(pat, '|');
         size_t plen = bar ? (size_t)(bar - pat) : strlen(pat);
         const char *p = is_event ? canon(pat, &plen) : pat;
-        if (plen == alen && !strncmp(p, a, plen))
-            return 1;
+        if (plen == alen && !strncmp(p, a, plen)) return 1;
         pat = bar ? bar + 1 : NULL;
     }
     return 0;
@@ -811,8 +787,7 @@ static int alt_match(const char *pat, const char *actual, int is_event)
 static int find_event(const mpit_engine_t *e, const char *pat)
 {
     for (int i = 0; i < e->nev; i++)
-        if (e->ev[i].described && alt_match(pat, e->ev[i].name, 1))
-            return i;
+        if (e->ev[i].described && alt_match(pat, e->ev[i].name, 1)) return i;
     return -1;
 }
 
@@ -821,8 +796,7 @@ static int find_elem(const evstate_t *E, const char *pat)
     for (int i = 0; i < E->nelem; i++) {
         char pos[24];
         snprintf(pos, sizeof pos, "#%d", i);
-        if (alt_match(pat, E->elem[i], 0) || alt_match(pat, pos, 0))
-            return i;
+        if (alt_match(pat, E->elem[i], 0) || alt_match(pat, pos, 0)) return i;
     }
     return -1;
 }
@@ -838,41 +812,42 @@ typedef struct sfx {
 #define RUN MPIT_VALUE_RUNNING
 #define ABS MPIT_VALUE_ABSOLUTE
 
-static const sfx_t sfx_count[] = { { "", F_VALUE, RUN, 0, 0, "occurrences" }, { NULL, 0, 0, 0, 0, NULL } };
-static const sfx_t sfx_sum[] = { { "", F_VALUE, RUN, 0, 0, "sum" }, { NULL, 0, 0, 0, 0, NULL } };
-static const sfx_t sfx_max[] = { { "", F_VALUE, ABS, 0, 0, "largest value" }, { NULL, 0, 0, 0, 0, NULL } };
+static const sfx_t sfx_count[] = {{"", F_VALUE, RUN, 0, 0, "occurrences"}, {NULL, 0, 0, 0, 0, NULL}};
+static const sfx_t sfx_sum[] = {{"", F_VALUE, RUN, 0, 0, "sum"}, {NULL, 0, 0, 0, 0, NULL}};
+static const sfx_t sfx_max[] = {{"", F_VALUE, ABS, 0, 0, "largest value"}, {NULL, 0, 0, 0, 0, NULL}};
 static const sfx_t sfx_group[] = {
-    { "", F_VALUE, RUN, 0, 0, "occurrences (by value through the component's sender interface)" },
-    { "other", F_UNMATCHED, RUN, 0, 0, "occurrences whose value or scope has no slot of its own" },
-    { NULL, 0, 0, 0, 0, NULL } };
+    {"", F_VALUE, RUN, 0, 0, "occurrences (by value through the component's sender interface)"},
+    {"other", F_UNMATCHED, RUN, 0, 0, "occurrences whose value or scope has no slot of its own"},
+    {NULL, 0, 0, 0, 0, NULL}};
 static const sfx_t sfx_seq[] = {
-    { "", F_OOS, RUN, 0, 0, "arrivals whose sequence number was not the next expected" },
-    { "arrivals", F_ARRIVALS, RUN, 0, 0, "arrivals checked" },
-    { NULL, 0, 0, 0, 0, NULL } };
+    {"", F_OOS, RUN, 0, 0, "arrivals whose sequence number was not the next expected"},
+    {"arrivals", F_ARRIVALS, RUN, 0, 0, "arrivals checked"},
+    {NULL, 0, 0, 0, 0, NULL}};
 static const sfx_t sfx_pair[] = {
-    { "count", F_COUNT, RUN, 0, 0, "matched begin/end pairs" },
-    { "total", F_TOTAL, RUN, 1, 0, "total duration" },
-    { "min", F_MIN, ABS, 1, 0, "shortest duration" },
-    { "max", F_MAX, ABS, 1, 0, "longest duration" },
-    { "mean", F_MEAN, ABS, 1, 0, "mean duration (total/count)" },
-    { "unmatched", F_UNMATCHED, RUN, 0, 1, "ends without a begin, begins never ended" },
-    { NULL, 0, 0, 0, 0, NULL } };
+    {"count", F_COUNT, RUN, 0, 0, "matched begin/end pairs"},
+    {"total", F_TOTAL, RUN, 1, 0, "total duration"},
+    {"min", F_MIN, ABS, 1, 0, "shortest duration"},
+    {"max", F_MAX, ABS, 1, 0, "longest duration"},
+    {"mean", F_MEAN, ABS, 1, 0, "mean duration (total/count)"},
+    {"unmatched", F_UNMATCHED, RUN, 0, 1, "ends without a begin, begins never ended"},
+    {NULL, 0, 0, 0, 0, NULL}};
 static const sfx_t sfx_level_common[] = {
-    { "inserts", F_INSERTS, RUN, 0, 0, "items inserted" },
-    { "removes", F_REMOVES, RUN, 0, 0, "items removed" },
-    { "depth", F_DEPTH, ABS, 0, 0, "current depth" },
-    { "max", F_HWM, ABS, 0, 0, "high-water mark of depth" },
-    { "time", F_TIME, RUN, 1, 0, "total residence time (integral of depth over time)" },
-    { "mean", F_LMEAN, ABS, 1, 0, "residence time per inserted item (time/inserts)" },
-    { NULL, 0, 0, 0, 0, NULL } };
+    {"inserts", F_INSERTS, RUN, 0, 0, "items inserted"},
+    {"removes", F_REMOVES, RUN, 0, 0, "items removed"},
+    {"depth", F_DEPTH, ABS, 0, 0, "current depth"},
+    {"max", F_HWM, ABS, 0, 0, "high-water mark of depth"},
+    {"time", F_TIME, RUN, 1, 0, "total residence time (integral of depth over time)"},
+    {"mean", F_LMEAN, ABS, 1, 0, "residence time per inserted item (time/inserts)"},
+    {NULL, 0, 0, 0, 0, NULL}};
 static const sfx_t sfx_level_count[] = {
-    { "unmatched", F_UNMATCHED, RUN, 0, 1, "removals from an empty queue (items queued before start, counted from start)" },
-    { NULL, 0, 0, 0, 0, NULL } };
+    {"unmatched", F_UNMATCHED, RUN, 0, 1,
+     "removals from an empty queue (items queued before start, counted from start)"},
+    {NULL, 0, 0, 0, 0, NULL}};
 static const sfx_t sfx_level_keyed[] = {
-    { "wait_min", F_MIN, ABS, 1, 0, "shortest wait of an item (remove - insert)" },
-    { "wait_max", F_MAX, ABS, 1, 0, "longest wait of an item (remove - insert)" },
-    { "unmatched", F_UNMATCHED, RUN, 0, 1, "removals of items whose insert was not seen" },
-    { NULL, 0, 0, 0, 0, NULL } };
+    {"wait_min", F_MIN, ABS, 1, 0, "shortest wait of an item (remove - insert)"},
+    {"wait_max", F_MAX, ABS, 1, 0, "longest wait of an item (remove - insert)"},
+    {"unmatched", F_UNMATCHED, RUN, 0, 1, "removals of items whose insert was not seen"},
+    {NULL, 0, 0, 0, 0, NULL}};
 
 /* A row resolved against the running MPI. */
 typedef struct resolved {
@@ -882,14 +857,12 @@ typedef struct resolved {
 static int nelems_of(const mpit_rule_ref_t *ref)
 {
     int n = 0;
-    while (n < MPIT_RULE_MAX_ELEMS && ref->elems[n])
-        n++;
+    while (n < MPIT_RULE_MAX_ELEMS && ref->elems[n]) n++;
     return n;
 }
 
 /* Fills why and returns 0 when the row cannot work here. */
-static int resolve_row(const mpit_engine_t *e, const mpit_rule_t *row, resolved_t *rv,
-                       char *why, size_t len)
+static int resolve_row(const mpit_engine_t *e, const mpit_rule_t *row, resolved_t *rv, char *why, size_t len)
 {
     int kind = row->kind;
     int n0 = nelems_of(&row->ref[0]), n1 = nelems_of(&row->ref[1]);
@@ -900,38 +873,33 @@ static int resolve_row(const mpit_engine_t *e, const mpit_rule_t *row, resolved_
     if ((kind == MPIT_RULE_SUM || kind == MPIT_RULE_MAX) && n0 != 1)
         return snprintf(why, len, "malformed row: %s needs one value element", row->name), 0;
     if (kind == MPIT_RULE_GROUP && (n0 < 1 || n0 > 2))
-        return snprintf(why, len, "malformed row: %s needs a value element and at most a scope", row->name), 0;
+        return snprintf(why, len, "malformed row: %s needs a value element and at most a scope", row->name),
+               0;
     if (kind == MPIT_RULE_PAIR && (n0 < 1 || n0 != n1))
         return snprintf(why, len, "malformed row: %s needs matching keys", row->name), 0;
     if (kind == MPIT_RULE_LEVEL && n0 != n1)
         return snprintf(why, len, "malformed row: %s key counts differ", row->name), 0;
     if (kind == MPIT_RULE_SEQUENCE && (n0 < 2 || row->seq_bits < 8 || row->seq_bits > 32))
-        return snprintf(why, len, "malformed row: %s needs keys, a sequence and seq_bits 8..32",
-                        row->name), 0;
+        return snprintf(why, len, "malformed row: %s needs keys, a sequence and seq_bits 8..32", row->name),
+               0;
     for (int r = 0; r < rv->nref; r++) {
         const mpit_rule_ref_t *ref = &row->ref[r];
         const evstate_t *E;
         int ne = nelems_of(ref);
 
-        if (!ref->event)
-            return snprintf(why, len, "malformed row: %s lacks an event", row->name), 0;
+        if (!ref->event) return snprintf(why, len, "malformed row: %s lacks an event", row->name), 0;
         if ((ref->flags & MPIT_REF_NOREAD) && ne)
-            return snprintf(why, len, "malformed row: %s reads unreadable %s",
-                            row->name, ref->event), 0;
+            return snprintf(why, len, "malformed row: %s reads unreadable %s", row->name, ref->event), 0;
         rv->ev[r] = find_event(e, ref->event);
-        if (rv->ev[r] < 0)
-            return snprintf(why, len, "event %s not provided by this MPI", ref->event), 0;
+        if (rv->ev[r] < 0) return snprintf(why, len, "event %s not provided by this MPI", ref->event), 0;
         E = &e->ev[rv->ev[r]];
-        if (ne && E->noread)
-            return snprintf(why, len, "data of event %s must not be read", E->name), 0;
+        if (ne && E->noread) return snprintf(why, len, "data of event %s must not be read", E->name), 0;
         rv->nk[r] = kind == MPIT_RULE_SEQUENCE ? ne - 1 : ne;
         for (int i = 0; i < ne; i++) {
             int k = find_elem(E, ref->elems[i]);
-            if (k < 0)
-                return snprintf(why, len, "event %s has no element %s", E->name, ref->elems[i]), 0;
+            if (k < 0) return snprintf(why, len, "event %s has no element %s", E->name, ref->elems[i]), 0;
             if (E->kind[k] == MPIT_ELEM_OTHER)
-                return snprintf(why, len, "element %s of event %s is not an integer",
-                                E->elem[k], E->name), 0;
+                return snprintf(why, len, "element %s of event %s is not an integer", E->elem[k], E->name), 0;
             rv->idx[r][i] = k;
         }
     }
@@ -941,13 +909,12 @@ static int resolve_row(const mpit_engine_t *e, const mpit_rule_t *row, resolved_
 static int counter_exists(const mpit_engine_t *e, const char *name)
 {
     for (int i = 0; i < e->nctr; i++)
-        if (!strcmp(e->ctr[i].name, name))
-            return 1;
+        if (!strcmp(e->ctr[i].name, name)) return 1;
     return 0;
 }
 
-static int add_counter(mpit_engine_t *e, const char *name, const char *desc,
-                       const char *units, int vkind, int field, rstate_t *r)
+static int add_counter(mpit_engine_t *e, const char *name, const char *desc, const char *units, int vkind,
+                       int field, rstate_t *r)
 {
     counter_t *c = &e->ctr[e->nctr];
 
@@ -972,14 +939,12 @@ static void sfx_lists(const mpit_rule_t *row, int keyed, const sfx_t *l[3])
     l[1] = l[2] = NULL;
     switch (row->kind) {
     case MPIT_RULE_COUNT: l[0] = sfx_count; break;
-    case MPIT_RULE_SUM:   l[0] = sfx_sum; break;
-    case MPIT_RULE_MAX:   l[0] = sfx_max; break;
-    case MPIT_RULE_PAIR:  l[0] = sfx_pair; break;
+    case MPIT_RULE_SUM: l[0] = sfx_sum; break;
+    case MPIT_RULE_MAX: l[0] = sfx_max; break;
+    case MPIT_RULE_PAIR: l[0] = sfx_pair; break;
     case MPIT_RULE_SEQUENCE: l[0] = sfx_seq; break;
     case MPIT_RULE_GROUP: l[0] = sfx_group; break;
-    default:
-        l[0] = sfx_level_common;
-        l[1] = keyed ? sfx_level_keyed : sfx_level_count;
+    default: l[0] = sfx_level_common; l[1] = keyed ? sfx_level_keyed : sfx_level_count;
     }
 }
 
@@ -1004,17 +969,14 @@ static int activate_row(mpit_engine_t *e, int ri, const resolved_t *rv, char *wh
             char *nm = counter_name(row, s);
             int clash = !nm || counter_exists(e, nm);
             free(nm);
-            if (clash)
-                return snprintf(why, len, "counter names of %s clash with another rule", row->name), 1;
+            if (clash) return snprintf(why, len, "counter names of %s clash with another rule", row->name), 1;
         }
     r = calloc(1, sizeof *r);
-    if (!r)
-        return -1;
+    if (!r) return -1;
     r->row = row;
     r->keyed = keyed;
     r->seq_bits = row->seq_bits;
-    if (row->kind == MPIT_RULE_MAX)
-        r->val_signed = e->ev[rv->ev[0]].kind[rv->idx[0][0]] == MPIT_ELEM_SIGNED;
+    if (row->kind == MPIT_RULE_MAX) r->val_signed = e->ev[rv->ev[0]].kind[rv->idx[0][0]] == MPIT_ELEM_SIGNED;
     if (keyed) {
         r->slots = calloc((size_t)e->slots, sizeof *r->slots);
         if (!r->slots) {
@@ -1034,13 +996,16 @@ static int activate_row(mpit_engine_t *e, int ri, const resolved_t *rv, char *wh
         for (const sfx_t *s = lists[l]; s->sfx; s++) {
             char *nm = counter_name(row, s);
             char *desc = joinstr(row->desc ? row->desc : row->name, ": ", s->what);
-            int rc = (nm && desc) ? add_counter(e, nm, desc, s->ns ? "ns" : s->ev ? "events" :
-                                                row->units ? row->units : "", s->vkind, s->field, r)
+            int rc = (nm && desc) ? add_counter(e, nm, desc,
+                                                s->ns        ? "ns"
+                                                : s->ev      ? "events"
+                                                : row->units ? row->units
+                                                             : "",
+                                                s->vkind, s->field, r)
                                   : -1;
             free(nm);
             free(desc);
-            if (rc)
-                return -1;
+            if (rc) return -1;
         }
     return 0;
 }
@@ -1049,12 +1014,12 @@ static int op_of(int kind, int ref)
 {
     switch (kind) {
     case MPIT_RULE_COUNT: return OP_COUNT;
-    case MPIT_RULE_SUM:   return OP_SUM;
-    case MPIT_RULE_MAX:   return OP_MAX;
-    case MPIT_RULE_PAIR:  return ref ? OP_END : OP_BEGIN;
+    case MPIT_RULE_SUM: return OP_SUM;
+    case MPIT_RULE_MAX: return OP_MAX;
+    case MPIT_RULE_PAIR: return ref ? OP_END : OP_BEGIN;
     case MPIT_RULE_LEVEL: return ref ? OP_REMOVE : OP_INSERT;
     case MPIT_RULE_GROUP: return OP_GROUP;
-    default:              return OP_ARRIVE;
+    default: return OP_ARRIVE;
     }
 }
 
@@ -1071,11 +1036,9 @@ static void add_action(mpit_engine_t *e, int ri, const resolved_t *rv, int ref)
     a->need = 0;
     for (int i = 0; i < ne; i++) {
         a->idx[i] = rv->idx[ref][i];
-        if (a->idx[i] + 1 > a->need)
-            a->need = a->idx[i] + 1;
+        if (a->idx[i] + 1 > a->need) a->need = a->idx[i] + 1;
     }
-    if (a->need > E->need)
-        E->need = a->need;
+    if (a->need > E->need) E->need = a->need;
 }
 
 int mpit_engine_bind(mpit_engine_t *e, const mpit_rule_t *rules, int nrules, uint64_t t0)
@@ -1083,17 +1046,15 @@ int mpit_engine_bind(mpit_engine_t *e, const mpit_rule_t *rules, int nrules, uin
     resolved_t *rv;
     char why[256];
 
-    if (!e || e->bound || e->rows || nrules < 0 || (nrules && !rules))
-        return -1;
+    if (!e || e->bound || e->rows || nrules < 0 || (nrules && !rules)) return -1;
     e->rows = rules;
     e->nrows = nrules;
     e->row_active = calloc((size_t)nrules + 1, sizeof *e->row_active);
     e->row_why = calloc((size_t)nrules + 1, sizeof *e->row_why);
     e->rs = calloc((size_t)nrules + 1, sizeof *e->rs);
     rv = calloc((size_t)nrules + 1, sizeof *rv);
-    e->ctr = calloc((size_t)nrules * 12 + 1, sizeof *e->ctr);  /* >= suffixes per row */
-    if (!e->row_active || !e->row_why || !e->rs || !rv || !e->ctr)
-        goto fail;
+    e->ctr = calloc((size_t)nrules * 12 + 1, sizeof *e->ctr); /* >= suffixes per row */
+    if (!e->row_active || !e->row_why || !e->rs || !rv || !e->ctr) goto fail;
 
     /* Unreadable events first: a row needing their elements is unavailable,
      * and the front end must pass them without data whatever rows remain. */
@@ -1104,7 +1065,8 @@ int mpit_engine_bind(mpit_engine_t *e, const mpit_rule_t *rules, int nrules, uin
                     if (e->ev[i].described && alt_match(rules[ri].ref[r].event, e->ev[i].name, 1))
                         e->ev[i].noread = 1;
 
-    if (add_counter(e, "dropped", "Events the engine could not account: key table full, "
+    if (add_counter(e, "dropped",
+                    "Events the engine could not account: key table full, "
                     "too few elements, unknown type, sequence gap beyond its window",
                     "events", MPIT_VALUE_RUNNING, F_DROPPED, NULL))
         goto fail;
@@ -1112,28 +1074,25 @@ int mpit_engine_bind(mpit_engine_t *e, const mpit_rule_t *rules, int nrules, uin
     for (int ri = 0; ri < nrules; ri++) {
         int shadowed = 0;
         for (int j = 0; j < ri && !shadowed; j++)
-            shadowed = e->row_active[j] && rules[j].name && rules[ri].name &&
-                       !strcmp(rules[j].name, rules[ri].name);
+            shadowed =
+                e->row_active[j] && rules[j].name && rules[ri].name && !strcmp(rules[j].name, rules[ri].name);
         if (shadowed) {
             snprintf(why, sizeof why, "shadowed by an earlier available row of %s", rules[ri].name);
         } else if (resolve_row(e, &rules[ri], &rv[ri], why, sizeof why)) {
             int rc = activate_row(e, ri, &rv[ri], why, sizeof why);
-            if (rc < 0)
-                goto fail;
+            if (rc < 0) goto fail;
             if (rc == 0) {
                 e->row_active[ri] = 1;
                 snprintf(why, sizeof why, "available");
             }
         }
-        if (!(e->row_why[ri] = dupstr(why)))
-            goto fail;
+        if (!(e->row_why[ri] = dupstr(why))) goto fail;
     }
 
     /* Per-event action lists (why: the hot path walks only what applies). */
     for (int pass = 0; pass < 2; pass++) {
         for (int ri = 0; ri < nrules; ri++) {
-            if (!e->row_active[ri])
-                continue;
+            if (!e->row_active[ri]) continue;
             for (int r = 0; r < rv[ri].nref; r++) {
                 if (pass == 0)
                     e->ev[rv[ri].ev[r]].nact++;
@@ -1144,11 +1103,9 @@ int mpit_engine_bind(mpit_engine_t *e, const mpit_rule_t *rules, int nrules, uin
         if (pass == 0)
             for (int i = 0; i < e->nev; i++) {
                 evstate_t *E = &e->ev[i];
-                if (!E->nact)
-                    continue;
+                if (!E->nact) continue;
                 E->act = calloc((size_t)E->nact, sizeof *E->act);
-                if (!E->act)
-                    goto fail;
+                if (!E->act) goto fail;
                 E->nact = 0;
             }
     }
@@ -1166,27 +1123,18 @@ int mpit_engine_rule_available(const mpit_engine_t *e, const char *name, char *w
 {
     const char *first = NULL;
 
-    if (why && len)
-        *why = 0;
-    if (!e || !name)
-        return 0;
+    if (why && len) *why = 0;
+    if (!e || !name) return 0;
     for (int i = 0; i < e->nrows; i++) {
-        if (!e->rows[i].name || strcmp(e->rows[i].name, name))
-            continue;
-        if (e->row_active && e->row_active[i])
-            return 1;
-        if (!first && e->row_why)
-            first = e->row_why[i];
+        if (!e->rows[i].name || strcmp(e->rows[i].name, name)) continue;
+        if (e->row_active && e->row_active[i]) return 1;
+        if (!first && e->row_why) first = e->row_why[i];
     }
-    if (why && len)
-        snprintf(why, len, "%s", first ? first : e->bound ? "no rule of that name" : "not bound");
+    if (why && len) snprintf(why, len, "%s", first ? first : e->bound ? "no rule of that name" : "not bound");
     return 0;
 }
 
-int mpit_engine_num_counters(const mpit_engine_t *e)
-{
-    return e ? e->nctr : 0;
-}
+int mpit_engine_num_counters(const mpit_engine_t *e) { return e ? e->nctr : 0; }
 
 int mpit_engine_counter_info(const mpit_engine_t *e, int id, mpit_counter_info_t *info)
 {
@@ -1197,18 +1145,17 @@ int mpit_engine_counter_info(const mpit_engine_t *e, int id, mpit_counter_info_t
     };
     int ev, what, elem;
 
-    if (!e || !info)
-        return -1;
+    if (!e || !info) return -1;
     if (raw_decode(e, id, &ev, &what, &elem) == 0) {
-        info->name = e->ev[ev].raw_name[what == MPIT_RAW_COUNT ? 0 :
-                                        what == MPIT_RAW_SUM ? 1 + 2 * elem : 2 + 2 * elem];
+        info->name = e->ev[ev].raw_name[what == MPIT_RAW_COUNT ? 0
+                                        : what == MPIT_RAW_SUM ? 1 + 2 * elem
+                                                               : 2 + 2 * elem];
         info->desc = raw_desc[what];
         info->units = what == MPIT_RAW_COUNT ? "events" : "element units";
         info->value_kind = what == MPIT_RAW_MAX ? MPIT_VALUE_ABSOLUTE : MPIT_VALUE_RUNNING;
         return 0;
     }
-    if (id < 0 || id >= e->nctr)
-        return -1;
+    if (id < 0 || id >= e->nctr) return -1;
     info->name = e->ctr[id].name;
     info->desc = e->ctr[id].desc;
     info->units = e->ctr[id].units;
@@ -1305,11 +1252,9 @@ int mpit_engine_raw_counter(mpit_engine_t *e, int ev, int what, int elem)
 {
     evstate_t *E;
 
-    if (!e || ev < 0 || ev >= e->nev || !e->ev[ev].described)
-        return -1;
+    if (!e || ev < 0 || ev >= e->nev || !e->ev[ev].described) return -1;
     E = &e->ev[ev];
-    if (what == MPIT_RAW_COUNT)
-        return RAW_BASE + ev * RAW_STRIDE;
+    if (what == MPIT_RAW_COUNT) return RAW_BASE + ev * RAW_STRIDE;
     if ((what != MPIT_RAW_SUM && what != MPIT_RAW_MAX) || elem < 0 || elem >= E->nelem ||
         E->kind[elem] == MPIT_ELEM_OTHER || E->noread)
         return -1;
@@ -1322,11 +1267,9 @@ const char *mpit_engine_summable_element(const mpit_engine_t *e, int ev, int ele
 {
     const evstate_t *E;
 
-    if (!e || ev < 0 || ev >= e->nev || !e->ev[ev].described)
-        return NULL;
+    if (!e || ev < 0 || ev >= e->nev || !e->ev[ev].described) return NULL;
     E = &e->ev[ev];
-    if (elem < 0 || elem >= E->nelem || E->kind[elem] == MPIT_ELEM_OTHER || E->noread)
-        return NULL;
+    if (elem < 0 || elem >= E->nelem || E->kind[elem] == MPIT_ELEM_OTHER || E->noread) return NULL;
     return E->elem[elem];
 }
 
@@ -1334,20 +1277,15 @@ int mpit_engine_find_counter(mpit_engine_t *e, const char *name)
 {
     const char *q;
 
-    if (!e || !name)
-        return -1;
+    if (!e || !name) return -1;
     for (int i = 0; i < e->nctr; i++)
-        if (!strcmp(e->ctr[i].name, name))
-            return i;
+        if (!strcmp(e->ctr[i].name, name)) return i;
     q = strstr(name, ":sum=");
-    if (!q)
-        q = strstr(name, ":max=");
+    if (!q) q = strstr(name, ":max=");
     for (int i = 0; i < e->nev; i++) {
         evstate_t *E = &e->ev[i];
-        if (!E->described)
-            continue;
-        if (!q && !strcmp(E->name, name))
-            return mpit_engine_raw_counter(e, i, MPIT_RAW_COUNT, -1);
+        if (!E->described) continue;
+        if (!q && !strcmp(E->name, name)) return mpit_engine_raw_counter(e, i, MPIT_RAW_COUNT, -1);
         if (q && strlen(E->name) == (size_t)(q - name) && !strncmp(E->name, name, (size_t)(q - name)))
             for (int k = 0; k < E->nelem; k++)
                 if (!strcmp(E->elem[k], q + 5))
@@ -1362,21 +1300,18 @@ int mpit_engine_elements_to_read(const mpit_engine_t *e, int ev)
     uint64_t m;
     int n;
 
-    if (!e || ev < 0 || ev >= e->nev || !e->ev[ev].described || e->ev[ev].noread)
-        return 0;
+    if (!e || ev < 0 || ev >= e->nev || !e->ev[ev].described || e->ev[ev].noread) return 0;
     E = &e->ev[ev];
     n = E->need;
     m = atomic_load_explicit(&((evstate_t *)E)->track, memory_order_relaxed);
     for (int i = 0; m; i++, m >>= 1)
-        if ((m & 1) && i + 1 > n)
-            n = i + 1;
+        if ((m & 1) && i + 1 > n) n = i + 1;
     return n;
 }
 
 void mpit_engine_reset(mpit_engine_t *e, uint64_t t0)
 {
-    if (!e)
-        return;
+    if (!e) return;
     atomic_store(&e->t0, t0);
     atomic_store(&e->dropped, 0);
     for (int i = 0; i < e->nev; i++) {
@@ -1389,8 +1324,7 @@ void mpit_engine_reset(mpit_engine_t *e, uint64_t t0)
     }
     for (int i = 0; i < e->nrows; i++) {
         rstate_t *r = e->rs ? e->rs[i] : NULL;
-        if (!r)
-            continue;
+        if (!r) continue;
         atomic_store(&r->wbeg, 0);
         atomic_store(&r->wend, 0);
         rule_clear(r);

@@ -38,10 +38,10 @@ enum mpit_value_kind { MPIT_VALUE_RUNNING, MPIT_VALUE_ABSOLUTE };
 enum mpit_raw_what { MPIT_RAW_COUNT, MPIT_RAW_SUM, MPIT_RAW_MAX };
 
 typedef struct mpit_counter_info {
-    const char *name;   /* "unexpected_queue.max", "dropped", "<event>:sum=<elem>" */
+    const char *name; /* "unexpected_queue.max", "dropped", "<event>:sum=<elem>" */
     const char *desc;
-    const char *units;  /* "messages", "ns", "bytes", "events" ... */
-    int value_kind;     /* enum mpit_value_kind */
+    const char *units; /* "messages", "ns", "bytes", "events" ... */
+    int value_kind;    /* enum mpit_value_kind */
 } mpit_counter_info_t;
 
 /* Key tables (PAIR, keyed LEVEL, SEQUENCE) hold table_slots entries per rule
@@ -53,21 +53,18 @@ void mpit_engine_destroy(mpit_engine_t *eng);
 /* Setup: one call per event type. elem_names[i] may be NULL or "" when the
  * MPI does not name the element; it is then known as "<i>" (and "#i" in rule
  * rows). Returns 0, or -1 on a bad argument or after bind. */
-int mpit_engine_describe_event(mpit_engine_t *eng, int id, const char *name,
-                               int nelem, const char *const *elem_names,
-                               const int *elem_kinds);
+int mpit_engine_describe_event(mpit_engine_t *eng, int id, const char *name, int nelem,
+                               const char *const *elem_names, const int *elem_kinds);
 
 /* Setup: checks every row against the described events and builds the
  * counters of the available ones. t0_ns is "now" on the event clock (items
  * found queued are counted from it); 0 = the first dispatched timestamp.
  * Returns the number of derived counters, or -1 (out of memory: destroy the
  * engine). Once only; rows must outlive the engine. */
-int mpit_engine_bind(mpit_engine_t *eng, const mpit_rule_t *rules, int nrules,
-                     uint64_t t0_ns);
+int mpit_engine_bind(mpit_engine_t *eng, const mpit_rule_t *rules, int nrules, uint64_t t0_ns);
 
 /* 1 if a row named rule_name is active, else 0 with the reason in why. */
-int mpit_engine_rule_available(const mpit_engine_t *eng, const char *rule_name,
-                               char *why, size_t why_len);
+int mpit_engine_rule_available(const mpit_engine_t *eng, const char *rule_name, char *why, size_t why_len);
 
 int mpit_engine_num_counters(const mpit_engine_t *eng);
 /* 0, or -1 for an unknown id. Strings live as long as the engine. */

@@ -32,18 +32,21 @@ const char *mpit_events_type_desc(int i) { return i >= 0 && i < num_types ? type
 
 const char *mpit_events_summable_element(int i, int elem)
 {
-    return mpit_events_ready() && i >= 0 && i < num_types ? mpit_engine_summable_element(engine, i, elem) : NULL;
+    return mpit_events_ready() && i >= 0 && i < num_types ? mpit_engine_summable_element(engine, i, elem)
+                                                          : NULL;
 }
 
 static int kind_of(int dtype)
 {
     switch (dtype) {
-    case MPIT_TYPE_INT: case MPIT_TYPE_LONG: case MPIT_TYPE_LONG_LONG: case MPIT_TYPE_COUNT_T:
-        return MPIT_ELEM_SIGNED;
-    case MPIT_TYPE_UNSIGNED: case MPIT_TYPE_UNSIGNED_LONG: case MPIT_TYPE_UNSIGNED_LONG_LONG:
-        return MPIT_ELEM_UNSIGNED;
-    default:
-        return MPIT_ELEM_OTHER;
+    case MPIT_TYPE_INT:
+    case MPIT_TYPE_LONG:
+    case MPIT_TYPE_LONG_LONG:
+    case MPIT_TYPE_COUNT_T: return MPIT_ELEM_SIGNED;
+    case MPIT_TYPE_UNSIGNED:
+    case MPIT_TYPE_UNSIGNED_LONG:
+    case MPIT_TYPE_UNSIGNED_LONG_LONG: return MPIT_ELEM_UNSIGNED;
+    default: return MPIT_ELEM_OTHER;
     }
 }
 
@@ -129,7 +132,8 @@ static void deliver(void *ctx, int index, uint64_t ts, const int64_t *el, int n)
 static _Atomic uint64_t mpi_dropped;
 static void dropped(void *ctx, int index, uint64_t count)
 {
-    (void)ctx; (void)index;
+    (void)ctx;
+    (void)index;
     mpi_dropped += count;
 }
 

@@ -65,8 +65,8 @@ static void *open_module(const char *module, char *why, size_t why_len)
         last_error = dlerror();
         SUBDBG("mpit: backend module %s: %s\n", path, last_error);
     }
-    snprintf(why, why_len, "cannot load the MPI backend %s (%s); set PAPI_MPIT_BACKEND_DIR",
-             module, last_error);
+    snprintf(why, why_len, "cannot load the MPI backend %s (%s); set PAPI_MPIT_BACKEND_DIR", module,
+             last_error);
     return NULL;
 }
 
@@ -81,7 +81,8 @@ static int load_default_mpi(char *why, size_t why_len)
     const char *lib = getenv("PAPI_MPIT_LIBMPI");
     if (!lib || !*lib) lib = MPIT_DEFAULT_LIBMPI;
     if (!*lib || strcmp(lib, "none") == 0) {
-        snprintf(why, why_len, "this process does not use MPI, and no default MPI library is set (PAPI_MPIT_LIBMPI)");
+        snprintf(why, why_len,
+                 "this process does not use MPI, and no default MPI library is set (PAPI_MPIT_LIBMPI)");
         return -1;
     }
     if (!dlopen(lib, RTLD_NOW | RTLD_GLOBAL)) {
@@ -122,8 +123,7 @@ const mpit_backend_t *mpit_load_backend(int load_default, char *why, size_t why_
     mpit_backend_entry_fn entry = (mpit_backend_entry_fn)dlsym(h, MPIT_BACKEND_SYMBOL);
     const mpit_backend_t *backend = entry ? entry() : NULL;
     if (!backend || backend->abi != MPIT_BACKEND_ABI) {
-        snprintf(why, why_len, "backend %s does not match this libpapi (ABI %d)", module,
-                 MPIT_BACKEND_ABI);
+        snprintf(why, why_len, "backend %s does not match this libpapi (ABI %d)", module, MPIT_BACKEND_ABI);
         return NULL;
     }
     /* Never dlclose: MPI may call our MPI_COMM_SELF callback at MPI_Finalize. */

@@ -17,18 +17,18 @@ enum mpit_source_kind {
 #define MPIT_METRIC_SOURCES 4
 
 typedef struct mpit_metric_source {
-    int kind;          /* enum mpit_source_kind */
-    const char *name;  /* engine counter or pvar name */
-    int64_t scale;     /* multiply the source value (us -> ns: 1000) */
+    int kind;         /* enum mpit_source_kind */
+    const char *name; /* engine counter or pvar name */
+    int64_t scale;    /* multiply the source value (us -> ns: 1000) */
 } mpit_metric_source_t;
 
 typedef struct mpit_metric {
     const char *name;
     const char *desc;
     const char *units;
-    int read_kind;     /* enum mpit_read_kind, for pvar sources */
+    int read_kind;                                     /* enum mpit_read_kind, for pvar sources */
     mpit_metric_source_t sources[MPIT_METRIC_SOURCES]; /* best first */
-    const char *needs; /* what would provide it, for the error message */
+    const char *needs;                                 /* what would provide it, for the error message */
 } mpit_metric_t;
 
 extern const mpit_metric_t mpit_metrics[];

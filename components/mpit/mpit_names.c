@@ -9,11 +9,16 @@
 #include "mpit_backend.h"
 
 static const char *const class_names[MPIT_CLASS_COUNT] = {
-    [MPIT_CLASS_STATE] = "state",          [MPIT_CLASS_LEVEL] = "level",
-    [MPIT_CLASS_SIZE] = "size",            [MPIT_CLASS_PERCENTAGE] = "percentage",
-    [MPIT_CLASS_HIGHWATERMARK] = "highwatermark", [MPIT_CLASS_LOWWATERMARK] = "lowwatermark",
-    [MPIT_CLASS_COUNTER] = "counter",      [MPIT_CLASS_AGGREGATE] = "aggregate",
-    [MPIT_CLASS_TIMER] = "timer",          [MPIT_CLASS_GENERIC] = "generic",
+    [MPIT_CLASS_STATE] = "state",
+    [MPIT_CLASS_LEVEL] = "level",
+    [MPIT_CLASS_SIZE] = "size",
+    [MPIT_CLASS_PERCENTAGE] = "percentage",
+    [MPIT_CLASS_HIGHWATERMARK] = "highwatermark",
+    [MPIT_CLASS_LOWWATERMARK] = "lowwatermark",
+    [MPIT_CLASS_COUNTER] = "counter",
+    [MPIT_CLASS_AGGREGATE] = "aggregate",
+    [MPIT_CLASS_TIMER] = "timer",
+    [MPIT_CLASS_GENERIC] = "generic",
 };
 
 const char *mpit_class_name(int cls)
@@ -39,16 +44,18 @@ static int parse_index(const char *v, int *out)
     return 0;
 }
 
-static int parse_qualifier(char *key, char *value, mpit_name_t *out, unsigned *seen,
-                           char *why, int why_len)
+static int parse_qualifier(char *key, char *value, mpit_name_t *out, unsigned *seen, char *why, int why_len)
 {
     enum { K_COMM = 1, K_ELEM = 2, K_CLASS = 4, K_AGG = 8 };
     unsigned bit;
     if (strcmp(key, "comm") == 0) {
         bit = K_COMM;
-        if (strcasecmp(value, "world") == 0) out->comm = MPIT_COMM_WORLD;
-        else if (strcasecmp(value, "self") == 0) out->comm = MPIT_COMM_SELF;
-        else goto bad_value;
+        if (strcasecmp(value, "world") == 0)
+            out->comm = MPIT_COMM_WORLD;
+        else if (strcasecmp(value, "self") == 0)
+            out->comm = MPIT_COMM_SELF;
+        else
+            goto bad_value;
     } else if (strcmp(key, "elem") == 0) {
         bit = K_ELEM;
         if (parse_index(value, &out->elem)) goto bad_value;
@@ -115,7 +122,8 @@ int mpit_name_parse(const char *text, mpit_name_t *out, char *why, int why_len)
 void mpit_name_format(const mpit_name_t *n, char *buf, int len)
 {
     int used = snprintf(buf, len, "%s", n->base);
-    if (n->cls >= 0 && used < len) used += snprintf(buf + used, len - used, ":class=%s", mpit_class_name(n->cls));
+    if (n->cls >= 0 && used < len)
+        used += snprintf(buf + used, len - used, ":class=%s", mpit_class_name(n->cls));
     if (n->comm == MPIT_COMM_SELF && used < len) used += snprintf(buf + used, len - used, ":comm=self");
     if (n->elem >= 0 && used < len) used += snprintf(buf + used, len - used, ":elem=%d", n->elem);
     if (n->agg != MPIT_AGG_NONE && used < len)

@@ -6,10 +6,10 @@
 
 enum mpit_name_error {
     MPIT_NAME_OK = 0,
-    MPIT_NAME_EMPTY,          /* no base name */
-    MPIT_NAME_BAD_QUALIFIER,  /* ":key" without "=value", or empty value */
-    MPIT_NAME_UNKNOWN_KEY,    /* a key we do not know */
-    MPIT_NAME_BAD_VALUE,      /* a known key with a value it does not take */
+    MPIT_NAME_EMPTY,         /* no base name */
+    MPIT_NAME_BAD_QUALIFIER, /* ":key" without "=value", or empty value */
+    MPIT_NAME_UNKNOWN_KEY,   /* a key we do not know */
+    MPIT_NAME_BAD_VALUE,     /* a known key with a value it does not take */
     MPIT_NAME_DUPLICATE_KEY,
     MPIT_NAME_TOO_LONG
 };
@@ -18,11 +18,11 @@ enum mpit_agg { MPIT_AGG_NONE, MPIT_AGG_SUM, MPIT_AGG_MAX };
 
 typedef struct mpit_name {
     char base[MPIT_MAX_NAME];
-    int comm;                    /* enum mpit_comm; world unless :comm=self */
-    int elem;                    /* -1: all elements summed */
-    int cls;                     /* enum mpit_class, -1: not given */
-    int agg;                     /* enum mpit_agg for event counters */
-    char agg_elem[64];           /* element the aggregate applies to */
+    int comm;          /* enum mpit_comm; world unless :comm=self */
+    int elem;          /* -1: all elements summed */
+    int cls;           /* enum mpit_class, -1: not given */
+    int agg;           /* enum mpit_agg for event counters */
+    char agg_elem[64]; /* element the aggregate applies to */
 } mpit_name_t;
 
 /* Parses text into out; on error fills why with a sentence for the user. */

@@ -44,8 +44,10 @@ int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
     if (err != MPIT_OK) return err;
     *v = mpit_value_extract(s->raw, s->dtype, s->count, s->elem);
     if (s->scale != 1) {
-        if (s->is_float) v->d *= (double)s->scale;
-        else v->i *= s->scale;
+        if (s->is_float)
+            v->d *= (double)s->scale;
+        else
+            v->i *= s->scale;
     }
     return MPIT_OK;
 }
@@ -53,8 +55,10 @@ int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
 static long long as_papi(const mpit_slot_t *s, mpit_value_t v)
 {
     long long out;
-    if (s->is_float) memcpy(&out, &v.d, sizeof out); /* PAPI_DATATYPE_FP64 */
-    else out = v.i;
+    if (s->is_float)
+        memcpy(&out, &v.d, sizeof out); /* PAPI_DATATYPE_FP64 */
+    else
+        out = v.i;
     return out;
 }
 
@@ -64,8 +68,10 @@ static void update_value(mpit_control_t *cs, int i, mpit_value_t v)
     mpit_value_t r = v;
     switch (s->read_kind) {
     case MPIT_READ_DELTA:
-        if (s->is_float) r.d = v.d - s->start.d;
-        else r.i = v.i - s->start.i;
+        if (s->is_float)
+            r.d = v.d - s->start.d;
+        else
+            r.i = v.i - s->start.i;
         break;
     case MPIT_READ_HIGH:
         if (s->shared_key >= 0 && s->watermark_cell >= 0) {
@@ -84,8 +90,7 @@ static void update_value(mpit_control_t *cs, int i, mpit_value_t v)
         r = s->extreme;
         break;
     }
-    default:
-        break;
+    default: break;
     }
     cs->values[i] = as_papi(s, r);
 }
@@ -99,7 +104,8 @@ static int choose_op(const mpit_slot_t *s)
                  (s->read_kind == MPIT_READ_DELTA || s->read_kind == MPIT_READ_CURRENT);
     size_t width = mpit_dtype_size(s->dtype);
     if (simple && width == 8) return s->read_kind == MPIT_READ_DELTA ? OP_I64_DELTA : OP_I64_NOW;
-    if (simple && s->dtype == MPIT_TYPE_UNSIGNED) return s->read_kind == MPIT_READ_DELTA ? OP_U32_DELTA : OP_U32_NOW;
+    if (simple && s->dtype == MPIT_TYPE_UNSIGNED)
+        return s->read_kind == MPIT_READ_DELTA ? OP_U32_DELTA : OP_U32_NOW;
     return OP_PVAR;
 }
 
@@ -155,22 +161,20 @@ static void apply_pvar(mpit_control_t *cs, int i)
     mpit_slot_t *s = &cs->slot[i];
     int64_t v;
     switch (s->op) {
-    case OP_I64_NOW:
-        cs->values[i] = s->last.i = *(const int64_t *)s->raw;
-        return;
+    case OP_I64_NOW: cs->values[i] = s->last.i = *(const int64_t *)s->raw; return;
     case OP_U32_DELTA:
         v = *(const unsigned *)s->raw;
         s->last.i = v;
         cs->values[i] = v - s->start.i;
         return;
-    case OP_U32_NOW:
-        cs->values[i] = s->last.i = *(const unsigned *)s->raw;
-        return;
+    case OP_U32_NOW: cs->values[i] = s->last.i = *(const unsigned *)s->raw; return;
     default: {
         mpit_value_t x = mpit_value_extract(s->raw, s->dtype, s->count, s->elem);
         if (s->scale != 1) {
-            if (s->is_float) x.d *= (double)s->scale;
-            else x.i *= s->scale;
+            if (s->is_float)
+                x.d *= (double)s->scale;
+            else
+                x.i *= s->scale;
         }
         s->last = x;
         update_value(cs, i, x);
@@ -193,8 +197,10 @@ void mpit_read_all(mpit_control_t *cs)
             if (s->op < OP_EVENT_DELTA) continue;
             mpit_value_t v = {.i = mpit_events_read(s->engine_id, now)};
             s->last = v;
-            if (s->op == OP_EVENT_DELTA) cs->values[i] = v.i - s->start.i;
-            else update_value(cs, i, v);
+            if (s->op == OP_EVENT_DELTA)
+                cs->values[i] = v.i - s->start.i;
+            else
+                update_value(cs, i, v);
         }
     }
     cs->fresh = got == n;
@@ -212,13 +218,12 @@ int mpit_read_reset_from_last(mpit_control_t *cs)
         if (s->op == OP_NONE || s->op == OP_I64_DELTA) continue;
         cs->values[i] = 0;
         switch (s->read_kind) {
-        case MPIT_READ_DELTA:
-            s->start = s->last;
-            break;
+        case MPIT_READ_DELTA: s->start = s->last; break;
         case MPIT_READ_HIGH:
         case MPIT_READ_LOW:
             s->have_extreme = 0;
-            if (s->source == MPIT_SOURCE_EVENT) mpit_events_rearm(s->engine_id);
+            if (s->source == MPIT_SOURCE_EVENT)
+                mpit_events_rearm(s->engine_id);
             else if (s->shared_key >= 0) {
                 /* the read just offered its value to the pool: watch afresh */
                 mpit_watermark_unwatch(s->watermark_cell);
@@ -227,8 +232,7 @@ int mpit_read_reset_from_last(mpit_control_t *cs)
                 backend->handle_reset(s->handle);
             }
             break;
-        default:
-            break;
+        default: break;
         }
     }
     return 1;

@@ -44,19 +44,19 @@ enum mpit_rule_kind {
 #define MPIT_REF_NOREAD 0x1u
 
 typedef struct mpit_rule_ref {
-    const char *event;                       /* '|' alternatives */
-    const char *elems[MPIT_RULE_MAX_ELEMS];  /* NULL-terminated if shorter */
-    unsigned flags;                          /* MPIT_REF_* */
+    const char *event;                      /* '|' alternatives */
+    const char *elems[MPIT_RULE_MAX_ELEMS]; /* NULL-terminated if shorter */
+    unsigned flags;                         /* MPIT_REF_* */
 } mpit_rule_ref_t;
 
 typedef struct mpit_rule {
-    const char *name;       /* base of the derived counter names */
+    const char *name; /* base of the derived counter names */
     enum mpit_rule_kind kind;
-    const char *units;      /* of what is counted: "messages", "bytes"; times are "ns" */
+    const char *units; /* of what is counted: "messages", "bytes"; times are "ns" */
     const char *desc;
     mpit_rule_ref_t ref[2];
-    int seq_bits;           /* SEQUENCE: width of the wire sequence number, 8..32 */
-    int scope_max;          /* GROUP: scope values 0..scope_max denote MPI_COMM_WORLD */
+    int seq_bits;  /* SEQUENCE: width of the wire sequence number, 8..32 */
+    int scope_max; /* GROUP: scope values 0..scope_max denote MPI_COMM_WORLD */
 } mpit_rule_t;
 
 /* The built-in table: MPICH 4.0.2 RECVQ rows, then Open MPI ob1 rows. */

@@ -11,9 +11,9 @@ enum mpit_read_kind {
 };
 
 typedef struct mpit_semantics {
-    int read_kind;     /* enum mpit_read_kind */
-    int value_type;    /* PAPI_VALUETYPE_* */
-    int timescope;     /* PAPI_TIMESCOPE_* */
+    int read_kind;  /* enum mpit_read_kind */
+    int value_type; /* PAPI_VALUETYPE_* */
+    int timescope;  /* PAPI_TIMESCOPE_* */
 } mpit_semantics_t;
 
 const mpit_semantics_t *mpit_class_semantics(int cls);
@@ -22,10 +22,10 @@ const mpit_semantics_t *mpit_read_semantics(int read_kind);
 
 /* A correction for a pvar known by name (Open MPI publishes SPCs as SIZE). */
 typedef struct mpit_pvar_override {
-    const char *pattern;   /* fnmatch pattern on the pvar name */
-    int cls;               /* class to treat it as, -1 to keep */
-    const char *units;     /* NULL: derive */
-    const char *note;      /* appended to the description, NULL for none */
+    const char *pattern; /* fnmatch pattern on the pvar name */
+    int cls;             /* class to treat it as, -1 to keep */
+    const char *units;   /* NULL: derive */
+    const char *note;    /* appended to the description, NULL for none */
 } mpit_pvar_override_t;
 
 /* First override whose pattern matches name, or NULL. */

@@ -22,11 +22,11 @@
 #include "papi.h"
 
 #define BY_SOURCE_RULE "unexpected_by_source"
-#define QUEUE_BY_PEER "pml_ob1_unexpected_msgq_length"
+#define QUEUE_BY_PEER  "pml_ob1_unexpected_msgq_length"
 
 static const mpit_backend_t *backend;
-static int kind;              /* enum papi_mpit_senders_kind while started, else 0 */
-static int rule_id = -1;      /* COUNT: the engine counter */
+static int kind;         /* enum papi_mpit_senders_kind while started, else 0 */
+static int rule_id = -1; /* COUNT: the engine counter */
 static uint64_t start_counts[PAPI_MPIT_SENDERS_MAX], start_other;
 static mpit_session_t *session; /* QUEUE_MAX: the per-peer variable */
 static mpit_handle_t *handle;
@@ -69,11 +69,14 @@ static int start_unguarded(void)
         return PAPI_ENOINIT;
     }
     mpit_catalog_rescan(); /* sets the event engine up once MPI runs */
-    if (start_counting() == 0) kind = PAPI_MPIT_SENDERS_COUNT;
-    else if (start_queue_watch() == 0) kind = PAPI_MPIT_SENDERS_QUEUE_MAX;
+    if (start_counting() == 0)
+        kind = PAPI_MPIT_SENDERS_COUNT;
+    else if (start_queue_watch() == 0)
+        kind = PAPI_MPIT_SENDERS_QUEUE_MAX;
     else {
         mpit_warn("senders: the running %s has neither MPI_T queue events by source (MPICH "
-                  "--enable-mpit-events=yes) nor Open MPI's %s", backend->family, QUEUE_BY_PEER);
+                  "--enable-mpit-events=yes) nor Open MPI's %s",
+                  backend->family, QUEUE_BY_PEER);
         return PAPI_ENOEVNT;
     }
     return PAPI_OK;
@@ -92,8 +95,10 @@ static int read_unguarded(long long *counts, int max, long long *other, int *whi
         uint64_t beyond = 0; /* senders past max are "other" to this caller */
         for (int i = 0; i < PAPI_MPIT_SENDERS_MAX; i++) {
             uint64_t d = now[i] - start_counts[i];
-            if (i < max) counts[i] = (long long)d;
-            else beyond += d;
+            if (i < max)
+                counts[i] = (long long)d;
+            else
+                beyond += d;
         }
         *other = (long long)(now_other - start_other + beyond);
         return PAPI_OK;

@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 typedef struct mpit_suggestion {
-    const char *wanted;  /* the name asked for */
-    char best[256];      /* closest candidate so far; "" when none is close */
+    const char *wanted; /* the name asked for */
+    char best[256];     /* closest candidate so far; "" when none is close */
     int distance;
 } mpit_suggestion_t;
 

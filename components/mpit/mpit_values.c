@@ -14,10 +14,7 @@ static const size_t dtype_sizes[MPIT_TYPE_NUM] = {
     [MPIT_TYPE_CHAR] = 1,
 };
 
-size_t mpit_dtype_size(int dtype)
-{
-    return dtype > 0 && dtype < MPIT_TYPE_NUM ? dtype_sizes[dtype] : 0;
-}
+size_t mpit_dtype_size(int dtype) { return dtype > 0 && dtype < MPIT_TYPE_NUM ? dtype_sizes[dtype] : 0; }
 
 int mpit_dtype_is_float(int dtype) { return dtype == MPIT_TYPE_DOUBLE; }
 

@@ -17,8 +17,7 @@ static void init_once(void)
         for (int i = 0; i < MPIT_WATERMARK_CELLS; i++) atomic_store(&cell_key[i], FREE_CELL);
         atomic_store(&initialized, 2);
     }
-    while (atomic_load(&initialized) != 2) {
-    }
+    while (atomic_load(&initialized) != 2) {}
 }
 
 int mpit_watermark_watch(int key)
@@ -30,8 +29,7 @@ int mpit_watermark_watch(int key)
             /* an offer racing with this store may be lost: it predates the watch */
             atomic_store(&cell_max[i], INT64_MIN);
             int used = atomic_load(&cells_used);
-            while (used < i + 1 && !atomic_compare_exchange_weak(&cells_used, &used, i + 1)) {
-            }
+            while (used < i + 1 && !atomic_compare_exchange_weak(&cells_used, &used, i + 1)) {}
             return i;
         }
     }
@@ -50,8 +48,7 @@ void mpit_watermark_offer(int key, int64_t value)
     for (int i = 0; i < used; i++) {
         if (atomic_load_explicit(&cell_key[i], memory_order_acquire) != key) continue;
         int64_t old = atomic_load(&cell_max[i]);
-        while (value > old && !atomic_compare_exchange_weak(&cell_max[i], &old, value)) {
-        }
+        while (value > old && !atomic_compare_exchange_weak(&cell_max[i], &old, value)) {}
     }
 }
 

@@ -31,8 +31,8 @@ extern "C" {
 #define PAPI_MPIT_SENDERS_MAX 1024
 
 enum papi_mpit_senders_kind {
-    PAPI_MPIT_SENDERS_COUNT = 1,     /* messages counted per sender (MPICH events) */
-    PAPI_MPIT_SENDERS_QUEUE_MAX = 2  /* largest queue length per peer seen (Open MPI ob1) */
+    PAPI_MPIT_SENDERS_COUNT = 1,    /* messages counted per sender (MPICH events) */
+    PAPI_MPIT_SENDERS_QUEUE_MAX = 2 /* largest queue length per peer seen (Open MPI ob1) */
 };
 
 /* PAPI_OK, or a PAPI error (PAPI_ENOEVNT when the running MPI offers

@@ -50,8 +50,7 @@ static inline double bursts_run(int rank, int bursts, int per_burst, double work
         for (int k = 1; k <= bursts; k++) {
             if (k > 1) MPI_Wait(&req, MPI_STATUS_IGNORE);
             if (k < bursts) MPI_Irecv(&go, 1, MPI_INT, 1, BURSTS_TAG_GO, MPI_COMM_WORLD, &req);
-            for (int i = 0; i < per_burst; i++)
-                MPI_Send(&i, 1, MPI_INT, 1, BURSTS_TAG_DATA, MPI_COMM_WORLD);
+            for (int i = 0; i < per_burst; i++) MPI_Send(&i, 1, MPI_INT, 1, BURSTS_TAG_DATA, MPI_COMM_WORLD);
             MPI_Send(&k, 1, MPI_INT, 1, BURSTS_TAG_MARK, MPI_COMM_WORLD);
         }
     } else if (rank == 1) {

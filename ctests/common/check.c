@@ -36,8 +36,10 @@ int check_finish(const char *test)
 {
     int any = 0, mine = check_failures > 0, finalized = 0;
     MPI_Finalized(&finalized);
-    if (!finalized) MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    else any = mine;
+    if (!finalized)
+        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    else
+        any = mine;
     if (check_rank == 0 && !any) printf("PASS %s\n", test);
     return mine ? 1 : 0;
 }

@@ -14,22 +14,20 @@
 extern int check_failures;
 extern int check_rank;
 
-#define CHECK(cond, ...)                                                           \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            check_failures++;                                                      \
-            fprintf(stderr, "rank %d: FAIL %s:%d: %s: ", check_rank, __FILE__,     \
-                    __LINE__, #cond);                                              \
-            fprintf(stderr, __VA_ARGS__);                                          \
-            fputc('\n', stderr);                                                   \
-        }                                                                          \
+#define CHECK(cond, ...)                                                                                     \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            check_failures++;                                                                                \
+            fprintf(stderr, "rank %d: FAIL %s:%d: %s: ", check_rank, __FILE__, __LINE__, #cond);             \
+            fprintf(stderr, __VA_ARGS__);                                                                    \
+            fputc('\n', stderr);                                                                             \
+        }                                                                                                    \
     } while (0)
 
-#define CHECK_PAPI(call)                                                           \
-    do {                                                                           \
-        int check_rc_ = (call);                                                    \
-        CHECK(check_rc_ == PAPI_OK, "%s returned %d (%s)", #call, check_rc_,        \
-              PAPI_strerror(check_rc_));                                           \
+#define CHECK_PAPI(call)                                                                                     \
+    do {                                                                                                     \
+        int check_rc_ = (call);                                                                              \
+        CHECK(check_rc_ == PAPI_OK, "%s returned %d (%s)", #call, check_rc_, PAPI_strerror(check_rc_));      \
     } while (0)
 
 /* The MPI family of the running library, from its version string. */

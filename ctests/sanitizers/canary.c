@@ -18,8 +18,7 @@ static void *volatile dropped;
 static void *bump(void *arg)
 {
     (void)arg;
-    for (int i = 0; i < 10000; i++)
-        shared++;               /* two threads, no lock */
+    for (int i = 0; i < 10000; i++) shared++; /* two threads, no lock */
     return NULL;
 }
 
@@ -42,12 +41,12 @@ int main(int argc, char **argv)
 
     if (!strcmp(mode, "heap")) {
         int *p = malloc(4 * sizeof *p);
-        p[argc + 2] = 1;        /* argc is 2: p[4], one past the end */
+        p[argc + 2] = 1; /* argc is 2: p[4], one past the end */
         printf("%d\n", p[0]);
         free(p);
     } else if (!strcmp(mode, "signed")) {
         int x = INT_MAX - 1;
-        x += argc;              /* INT_MAX + 1 */
+        x += argc; /* INT_MAX + 1 */
         printf("%d\n", x);
     } else if (!strcmp(mode, "leak")) {
         leak();

@@ -13,14 +13,14 @@
 #include "report.h"
 
 static int failures;
-#define EXPECT(cond, ...)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);    \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
+#define EXPECT(cond, ...)                                                                                    \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            failures++;                                                                                      \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                  \
+            fprintf(stderr, __VA_ARGS__);                                                                    \
+            fputc('\n', stderr);                                                                             \
+        }                                                                                                    \
     } while (0)
 
 static int near(double a, double b) { return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b) + 1); }
@@ -63,7 +63,8 @@ int main(int argc, char **argv)
     EXPECT(near(e->mean, 20) && near(e->imbalance, 2), "mean %g imbalance %g", e->mean, e->imbalance);
     EXPECT(e->sum == 80, "sum %Lg", e->sum);
     e = &job.events[1];
-    EXPECT(e->nranks == 3 && e->min_rank == 1 && e->max_rank == 2, "%d %d %d", e->nranks, e->min_rank, e->max_rank);
+    EXPECT(e->nranks == 3 && e->min_rank == 1 && e->max_rank == 2, "%d %d %d", e->nranks, e->min_rank,
+           e->max_rank);
     EXPECT(near(e->mean, 1.75 / 3), "mean %g", e->mean);
     e = &job.events[2];
     EXPECT(e->mean == 0 && e->imbalance == 0, "zero event: mean %g imbalance %g", e->mean, e->imbalance);

@@ -14,14 +14,14 @@
 #include "report.h"
 
 static int failures;
-#define EXPECT(cond, ...)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);    \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
+#define EXPECT(cond, ...)                                                                                    \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            failures++;                                                                                      \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                  \
+            fprintf(stderr, __VA_ARGS__);                                                                    \
+            fputc('\n', stderr);                                                                             \
+        }                                                                                                    \
     } while (0)
 
 typedef int (*render_t)(FILE *, const report_job_t *);
@@ -80,13 +80,15 @@ static void check_labels(const char *svg, int n)
         int step = k > 1 ? num[1] - num[0] : n;
         EXPECT(step == 1 || step * cellpx <= 2.5 * size, "n=%d axis %d: step %d too sparse", n, axis, step);
         for (int i = 1; i < k; i++) {
-            EXPECT(num[i] - num[i - 1] == step, "n=%d: labels %d %d not evenly spaced", n, num[i - 1], num[i]);
-            EXPECT(pos[i] - pos[i - 1] >= need, "n=%d axis %d: labels %d and %d overlap (%.1f px apart, need %.1f)",
-                   n, axis, num[i - 1], num[i], pos[i] - pos[i - 1], need);
+            EXPECT(num[i] - num[i - 1] == step, "n=%d: labels %d %d not evenly spaced", n, num[i - 1],
+                   num[i]);
+            EXPECT(pos[i] - pos[i - 1] >= need,
+                   "n=%d axis %d: labels %d and %d overlap (%.1f px apart, need %.1f)", n, axis, num[i - 1],
+                   num[i], pos[i] - pos[i - 1], need);
         }
-        if (k > 1)
-            EXPECT(fabs((pos[1] - pos[0]) - step * cellpx) < 0.05, "n=%d: labels at cell centres", n);
-        EXPECT(k == 0 || num[k - 1] + step >= n, "n=%d: labels run to the last ranks (last %d)", n, num[k - 1]);
+        if (k > 1) EXPECT(fabs((pos[1] - pos[0]) - step * cellpx) < 0.05, "n=%d: labels at cell centres", n);
+        EXPECT(k == 0 || num[k - 1] + step >= n, "n=%d: labels run to the last ranks (last %d)", n,
+               num[k - 1]);
     }
 }
 
@@ -107,17 +109,20 @@ int main(int argc, char **argv)
     job.senders.other[2] = 7;
     char *text = render(report_write_table, &job);
     EXPECT(strstr(text, "unexpected messages by sender (top 3 per receiver") != NULL, "%s", text);
-    EXPECT(strstr(text, "\n  rank 1 (10 in all): from rank 0: 5, from rank 2: 2, from rank 3: 2\n") != NULL, "%s", text);
+    EXPECT(strstr(text, "\n  rank 1 (10 in all): from rank 0: 5, from rank 2: 2, from rank 3: 2\n") != NULL,
+           "%s", text);
     EXPECT(strstr(text, "\n  rank 2 (7 in all): other senders: 7\n") != NULL, "%s", text);
     EXPECT(strstr(text, "rank 0 (") == NULL && strstr(text, "rank 3 (") == NULL, "%s", text);
     free(text);
     text = render(report_write_senders_csv, &job);
-    EXPECT(strcmp(text, "receiver,0,1,2,3,other\n0,,,,,\n1,5,1,2,2,0\n2,0,0,0,0,7\n3,0,0,0,0,0\n") == 0, "csv:\n%s", text);
+    EXPECT(strcmp(text, "receiver,0,1,2,3,other\n0,,,,,\n1,5,1,2,2,0\n2,0,0,0,0,7\n3,0,0,0,0,0\n") == 0,
+           "csv:\n%s", text);
     free(text);
     text = render(report_write_json, &job);
     EXPECT(strstr(text, "\"senders\": {\"kind\": \"count\", \"columns\": 4,\n    \"matrix\": [\n      null,\n"
                         "      [5, 1, 2, 2],\n      [0, 0, 0, 0],\n      [0, 0, 0, 0]],\n"
-                        "    \"other\": [null, 0, 7, 0]}\n}\n") != NULL, "json:\n%s", text);
+                        "    \"other\": [null, 0, 7, 0]}\n}\n") != NULL,
+           "json:\n%s", text);
     free(text);
     text = render(report_write_senders_svg, &job);
     EXPECT(strstr(text, "17 in all") != NULL && strstr(text, ">other</text>") != NULL, "svg facts");
@@ -133,7 +138,8 @@ int main(int argc, char **argv)
     /* queue_max wording */
     job.senders.kind = REPORT_SENDERS_QUEUE_MAX;
     text = render(report_write_table, &job);
-    EXPECT(strstr(text, "largest unexpected queue by sender") != NULL && strstr(text, "\n  rank 1: from rank 0: 5,") != NULL,
+    EXPECT(strstr(text, "largest unexpected queue by sender") != NULL &&
+               strstr(text, "\n  rank 1: from rank 0: 5,") != NULL,
            "%s", text);
     free(text);
     text = render(report_write_json, &job);
@@ -145,10 +151,12 @@ int main(int argc, char **argv)
     report_job_init(&job, 2);
     snprintf(job.senders.note, sizeof job.senders.note, "no source \"here\"");
     text = render(report_write_table, &job);
-    EXPECT(strstr(text, "unexpected messages by sender: not available (no source \"here\")\n") != NULL, "%s", text);
+    EXPECT(strstr(text, "unexpected messages by sender: not available (no source \"here\")\n") != NULL, "%s",
+           text);
     free(text);
     text = render(report_write_json, &job);
-    EXPECT(strstr(text, "\"senders\": null,\n  \"senders_note\": \"no source \\\"here\\\"\"\n}\n") != NULL, "%s", text);
+    EXPECT(strstr(text, "\"senders\": null,\n  \"senders_note\": \"no source \\\"here\\\"\"\n}\n") != NULL,
+           "%s", text);
     free(text);
     report_job_free(&job);
 

@@ -23,15 +23,15 @@ typedef struct subscription {
     int nelem;
     int elem_dtype[MPIT_EVENT_MAX_ELEMS];
     MPI_Aint elem_displ[MPIT_EVENT_MAX_ELEMS];
-    size_t copy_size;                /* bytes MPI_T_event_copy writes; 0: read elements one by one */
-    double ns_per_tick;              /* 1.0 for nanosecond sources */
-    const _Atomic unsigned *plan;    /* the sink's word: elements to read, timestamp wanted */
+    size_t copy_size;             /* bytes MPI_T_event_copy writes; 0: read elements one by one */
+    double ns_per_tick;           /* 1.0 for nanosecond sources */
+    const _Atomic unsigned *plan; /* the sink's word: elements to read, timestamp wanted */
     mpit_event_sink_t sink;
-    struct subscription *next;       /* list for unsubscribe_all (setup only) */
+    struct subscription *next; /* list for unsubscribe_all (setup only) */
 } subscription_t;
 
 static subscription_t *subscriptions;
-static double *source_ns_per_tick;   /* by source index */
+static double *source_ns_per_tick; /* by source index */
 static int num_sources;
 
 static int event_num(int *num) { return backend_status(PMPI_T_event_get_num(num)); }
@@ -55,7 +55,7 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     MPI_Info mpi_info = MPI_INFO_NULL;
     memset(info, 0, sizeof *info);
     int err = PMPI_T_event_get_info(index, info->name, &name_len, &verbosity, types, displs, &nelem,
-                                   &enumtype, &mpi_info, info->desc, &desc_len, &bind);
+                                    &enumtype, &mpi_info, info->desc, &desc_len, &bind);
     if (err != MPI_SUCCESS) return backend_status(err);
     if (mpi_info != MPI_INFO_NULL) PMPI_Info_free(&mpi_info);
     info->nelem = nelem < MPIT_EVENT_MAX_ELEMS ? nelem : MPIT_EVENT_MAX_ELEMS;
@@ -79,13 +79,37 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
 static int64_t element_as_int(const unsigned char *buf, int dtype)
 {
     switch (dtype) {
-    case MPIT_TYPE_INT: { int v; memcpy(&v, buf, sizeof v); return v; }
-    case MPIT_TYPE_UNSIGNED: { unsigned v; memcpy(&v, buf, sizeof v); return v; }
-    case MPIT_TYPE_LONG: { long v; memcpy(&v, buf, sizeof v); return v; }
-    case MPIT_TYPE_UNSIGNED_LONG: { unsigned long v; memcpy(&v, buf, sizeof v); return (int64_t)v; }
+    case MPIT_TYPE_INT: {
+        int v;
+        memcpy(&v, buf, sizeof v);
+        return v;
+    }
+    case MPIT_TYPE_UNSIGNED: {
+        unsigned v;
+        memcpy(&v, buf, sizeof v);
+        return v;
+    }
+    case MPIT_TYPE_LONG: {
+        long v;
+        memcpy(&v, buf, sizeof v);
+        return v;
+    }
+    case MPIT_TYPE_UNSIGNED_LONG: {
+        unsigned long v;
+        memcpy(&v, buf, sizeof v);
+        return (int64_t)v;
+    }
     case MPIT_TYPE_LONG_LONG:
-    case MPIT_TYPE_COUNT_T: { long long v; memcpy(&v, buf, sizeof v); return v; }
-    case MPIT_TYPE_UNSIGNED_LONG_LONG: { unsigned long long v; memcpy(&v, buf, sizeof v); return (int64_t)v; }
+    case MPIT_TYPE_COUNT_T: {
+        long long v;
+        memcpy(&v, buf, sizeof v);
+        return v;
+    }
+    case MPIT_TYPE_UNSIGNED_LONG_LONG: {
+        unsigned long long v;
+        memcpy(&v, buf, sizeof v);
+        return (int64_t)v;
+    }
     default: return 0;
     }
 }
@@ -99,8 +123,8 @@ static uint64_t timestamp_ns(MPI_T_event_instance instance, const subscription_t
 
 /* The slower path of on_event, apart so that the common one keeps no
  * buffers on the stack: rules that read the event's elements. */
-static void __attribute__((noinline)) deliver_elements(MPI_T_event_instance instance, const subscription_t *s,
-                                                       unsigned plan)
+static void __attribute__((noinline))
+deliver_elements(MPI_T_event_instance instance, const subscription_t *s, unsigned plan)
 {
     int64_t elements[MPIT_EVENT_MAX_ELEMS];
     unsigned char buf[16], whole[COPY_MAX];
@@ -110,8 +134,10 @@ static void __attribute__((noinline)) deliver_elements(MPI_T_event_instance inst
     int copied = s->copy_size > 0 && PMPI_T_event_copy(instance, whole) == MPI_SUCCESS;
     for (int i = 0; i < n; i++) {
         const unsigned char *at = buf;
-        if (copied) at = whole + s->elem_displ[i];
-        else if (s->elem_dtype[i] == MPIT_TYPE_UNKNOWN || PMPI_T_event_read(instance, i, buf) != MPI_SUCCESS) {
+        if (copied)
+            at = whole + s->elem_displ[i];
+        else if (s->elem_dtype[i] == MPIT_TYPE_UNKNOWN ||
+                 PMPI_T_event_read(instance, i, buf) != MPI_SUCCESS) {
             n = i;
             break;
         }
@@ -124,10 +150,11 @@ static void __attribute__((noinline)) deliver_elements(MPI_T_event_instance inst
 /* Runs inside MPI, possibly on a progress thread: no lock, allocation or
  * I/O, and only what the running rules need (the sink's plan word): the
  * elements if a rule reads them, the timestamp if a rule times. */
-static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg,
-                     MPI_T_cb_safety safety, void *user_data)
+static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg, MPI_T_cb_safety safety,
+                     void *user_data)
 {
-    (void)reg; (void)safety;
+    (void)reg;
+    (void)safety;
     const subscription_t *s = user_data;
     unsigned plan = atomic_load_explicit(s->plan, memory_order_relaxed);
     if (plan & MPIT_PLAN_ELEMENTS) {
@@ -140,14 +167,17 @@ static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg
 static void on_dropped(MPI_Count count, MPI_T_event_registration reg, int source_index,
                        MPI_T_cb_safety safety, void *user_data)
 {
-    (void)reg; (void)source_index; (void)safety;
+    (void)reg;
+    (void)source_index;
+    (void)safety;
     const subscription_t *s = user_data;
     s->sink.dropped(s->sink.ctx, s->index, (uint64_t)count);
 }
 
 static void on_free(MPI_T_event_registration reg, MPI_T_cb_safety safety, void *user_data)
 {
-    (void)reg; (void)safety;
+    (void)reg;
+    (void)safety;
     free(user_data);
 }
 
@@ -197,9 +227,15 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
     s->ns_per_tick = num_sources == 1 && source_ns_per_tick ? source_ns_per_tick[0] : 1.0;
     MPI_Comm world = MPI_COMM_WORLD;
     void *obj = info.bind == MPIT_BIND_COMM ? (void *)&world : NULL;
-    if (info.bind != MPIT_BIND_NONE && info.bind != MPIT_BIND_COMM) { free(s); return MPIT_ERR_NO_OBJECT; }
+    if (info.bind != MPIT_BIND_NONE && info.bind != MPIT_BIND_COMM) {
+        free(s);
+        return MPIT_ERR_NO_OBJECT;
+    }
     err = PMPI_T_event_handle_alloc(index, obj, MPI_INFO_NULL, &s->handle);
-    if (err != MPI_SUCCESS) { free(s); return backend_status(err); }
+    if (err != MPI_SUCCESS) {
+        free(s);
+        return backend_status(err);
+    }
     /* The callback is async-signal safe; register it at every level so the
      * MPI finds it whatever safety it raises the event with (MPICH raises
      * at MPI_RESTRICTED and looks upward; Open MPI main never selects
@@ -209,7 +245,8 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
                                              MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE};
     int registered = 0;
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
-        registered += PMPI_T_event_register_callback(s->handle, levels[i], MPI_INFO_NULL, s, on_event) == MPI_SUCCESS;
+        registered +=
+            PMPI_T_event_register_callback(s->handle, levels[i], MPI_INFO_NULL, s, on_event) == MPI_SUCCESS;
     PMPI_T_event_set_dropped_handler(s->handle, on_dropped);
     if (!registered) {
         PMPI_T_event_handle_free(s->handle, s, on_free);

@@ -23,13 +23,13 @@ struct mpit_session {
 };
 
 struct mpit_handle {
-    struct mpit_handle *next_h;  /* the session's handles */
+    struct mpit_handle *next_h; /* the session's handles */
     MPI_T_pvar_handle handle;
     mpit_session_t *owner;
 };
 
 static int mpit_initialized;
-static atomic_int mpi_finalizing;      /* set by the COMM_SELF delete callback */
+static atomic_int mpi_finalizing; /* set by the COMM_SELF delete callback */
 static int self_keyval = MPI_KEYVAL_INVALID;
 static mpit_session_t *sessions;
 /* Event sets of several threads create and free sessions concurrently. */
@@ -58,7 +58,10 @@ static int mpi_state(void)
  * works, and stop the front end from reading storage MPI is about to free. */
 static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
 {
-    (void)comm; (void)keyval; (void)attr; (void)extra;
+    (void)comm;
+    (void)keyval;
+    (void)attr;
+    (void)extra;
     atomic_store_explicit(&mpi_finalizing, 1, memory_order_release);
     if (finalize_hook) finalize_hook();
     backend_events_release();
@@ -79,7 +82,8 @@ static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
         pthread_mutex_unlock(&sessions_lock);
         if (!found) break;
         /* Open MPI 4.1's session free destructs its handles without freeing them */
-        for (struct mpit_handle *h = cs->handles; h; h = h->next_h) PMPI_T_pvar_handle_free(claimed, &h->handle);
+        for (struct mpit_handle *h = cs->handles; h; h = h->next_h)
+            PMPI_T_pvar_handle_free(claimed, &h->handle);
         PMPI_T_pvar_session_free(&claimed);
     }
     if (mpit_initialized && quirks.finalize_mpit_before_mpi) {
@@ -93,8 +97,7 @@ static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
 static void watch_finalize(void)
 {
     if (self_keyval != MPI_KEYVAL_INVALID || mpi_state() != MPIT_MPI_RUNNING) return;
-    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_self_delete, &self_keyval, NULL) == MPI_SUCCESS)
-    {
+    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_self_delete, &self_keyval, NULL) == MPI_SUCCESS) {
         PMPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
         int k = self_keyval; /* the attribute keeps it alive; self_keyval stays as the "watching" mark */
         PMPI_Comm_free_keyval(&k);
@@ -156,7 +159,10 @@ static int pvar_num(int *num)
 }
 
 /* MPI_T class constants differ between families; this table maps them. */
-static const struct { int mpi; int ours; } class_map[] = {
+static const struct {
+    int mpi;
+    int ours;
+} class_map[] = {
     {MPI_T_PVAR_CLASS_STATE, MPIT_CLASS_STATE},
     {MPI_T_PVAR_CLASS_LEVEL, MPIT_CLASS_LEVEL},
     {MPI_T_PVAR_CLASS_SIZE, MPIT_CLASS_SIZE},
@@ -169,17 +175,21 @@ static const struct { int mpi; int ours; } class_map[] = {
     {MPI_T_PVAR_CLASS_GENERIC, MPIT_CLASS_GENERIC},
 };
 
-static const struct { int mpi; int ours; } bind_map[] = {
-    {MPI_T_BIND_NO_OBJECT, MPIT_BIND_NONE},
-    {MPI_T_BIND_MPI_COMM, MPIT_BIND_COMM},
-    {MPI_T_BIND_MPI_WIN, MPIT_BIND_WIN},
-    {MPI_T_BIND_MPI_FILE, MPIT_BIND_FILE},
+static const struct {
+    int mpi;
+    int ours;
+} bind_map[] = {
+    {MPI_T_BIND_NO_OBJECT, MPIT_BIND_NONE},      {MPI_T_BIND_MPI_COMM, MPIT_BIND_COMM},
+    {MPI_T_BIND_MPI_WIN, MPIT_BIND_WIN},         {MPI_T_BIND_MPI_FILE, MPIT_BIND_FILE},
     {MPI_T_BIND_MPI_REQUEST, MPIT_BIND_REQUEST},
 };
 
-static const struct { int mpi; int ours; } verbosity_map[] = {
-    {MPI_T_VERBOSITY_USER_BASIC, 0}, {MPI_T_VERBOSITY_USER_DETAIL, 1}, {MPI_T_VERBOSITY_USER_ALL, 2},
-    {MPI_T_VERBOSITY_TUNER_BASIC, 3}, {MPI_T_VERBOSITY_TUNER_DETAIL, 4}, {MPI_T_VERBOSITY_TUNER_ALL, 5},
+static const struct {
+    int mpi;
+    int ours;
+} verbosity_map[] = {
+    {MPI_T_VERBOSITY_USER_BASIC, 0},   {MPI_T_VERBOSITY_USER_DETAIL, 1},   {MPI_T_VERBOSITY_USER_ALL, 2},
+    {MPI_T_VERBOSITY_TUNER_BASIC, 3},  {MPI_T_VERBOSITY_TUNER_DETAIL, 4},  {MPI_T_VERBOSITY_TUNER_ALL, 5},
     {MPI_T_VERBOSITY_MPIDEV_BASIC, 6}, {MPI_T_VERBOSITY_MPIDEV_DETAIL, 7}, {MPI_T_VERBOSITY_MPIDEV_ALL, 8},
 };
 
@@ -189,7 +199,10 @@ int backend_map_bind(int mpi_bind) { return MAP(bind_map, mpi_bind, MPIT_BIND_OT
 int backend_map_verbosity(int v) { return MAP(verbosity_map, v, 8); }
 static int map_int(const void *table, size_t n, int value, int fallback)
 {
-    const struct { int mpi; int ours; } *t = table;
+    const struct {
+        int mpi;
+        int ours;
+    } *t = table;
     for (size_t i = 0; i < n; i++)
         if (t[i].mpi == value) return t[i].ours;
     return fallback;
@@ -223,9 +236,8 @@ static int pvar_info(int index, mpit_pvar_info_t *info)
     int verbosity, var_class, bind, readonly, continuous, atomic;
     MPI_Datatype dtype;
     MPI_T_enum enumtype;
-    int err = PMPI_T_pvar_get_info(index, info->name, &name_len, &verbosity, &var_class, &dtype,
-                                  &enumtype, info->desc, &desc_len, &bind, &readonly, &continuous,
-                                  &atomic);
+    int err = PMPI_T_pvar_get_info(index, info->name, &name_len, &verbosity, &var_class, &dtype, &enumtype,
+                                   info->desc, &desc_len, &bind, &readonly, &continuous, &atomic);
     if (err != MPI_SUCCESS) return backend_status(err);
     info->name[MPIT_NAME_LEN - 1] = '\0';
     info->desc[MPIT_DESC_LEN - 1] = '\0';
@@ -250,9 +262,15 @@ static int session_create(mpit_session_t **out)
 {
     mpit_session_t *s = calloc(1, sizeof *s);
     if (!s) return MPIT_ERR_MPI;
-    if (mpi_state() == MPIT_MPI_FINALIZED) { free(s); return MPIT_ERR_GONE; }
+    if (mpi_state() == MPIT_MPI_FINALIZED) {
+        free(s);
+        return MPIT_ERR_GONE;
+    }
     int err = PMPI_T_pvar_session_create(&s->session);
-    if (err != MPI_SUCCESS) { free(s); return backend_status(err); }
+    if (err != MPI_SUCCESS) {
+        free(s);
+        return backend_status(err);
+    }
     s->alive = 1;
     pthread_mutex_lock(&sessions_lock);
     s->next = sessions;
@@ -269,7 +287,10 @@ static void session_free(mpit_session_t *s)
     int mine = s->alive; /* else the finalize sweep freed it */
     s->alive = 0;
     for (mpit_session_t **p = &sessions; *p; p = &(*p)->next)
-        if (*p == s) { *p = s->next; break; }
+        if (*p == s) {
+            *p = s->next;
+            break;
+        }
     pthread_mutex_unlock(&sessions_lock);
     for (struct mpit_handle *h = s->handles, *n; h; h = n) {
         n = h->next_h;
@@ -298,7 +319,10 @@ static int handle_alloc(mpit_session_t *s, int index, int comm, mpit_handle_t **
     if (!h) return MPIT_ERR_MPI;
     *count = 1; /* Open MPI leaves it unset for SPCs that are not attached */
     err = PMPI_T_pvar_handle_alloc(s->session, index, obj, &h->handle, count);
-    if (err != MPI_SUCCESS) { free(h); return backend_status(err); }
+    if (err != MPI_SUCCESS) {
+        free(h);
+        return backend_status(err);
+    }
     h->owner = s;
     h->next_h = s->handles;
     s->handles = h;

@@ -36,9 +36,9 @@ enum selected_kind {
 };
 
 static const struct component_gate {
-    const char *prefix;   /* variables "<prefix><component>_..." */
-    const char *symbol;   /* Open MPI's record of the selected component */
-    int kind;             /* enum selected_kind */
+    const char *prefix; /* variables "<prefix><component>_..." */
+    const char *symbol; /* Open MPI's record of the selected component */
+    int kind;           /* enum selected_kind */
     const char *framework;
 } gates[] = {
     {"mtl_", "ompi_mtl_base_selected_component", SELECTED_POINTER, "MTL"},
@@ -49,8 +49,8 @@ static const char *selected_name(const struct component_gate *g)
 {
     void *sym = dlsym(RTLD_DEFAULT, g->symbol);
     if (!sym) return NULL;
-    const struct component_head *c =
-        g->kind == SELECTED_POINTER ? *(const struct component_head **)sym : (const struct component_head *)sym;
+    const struct component_head *c = g->kind == SELECTED_POINTER ? *(const struct component_head **)sym
+                                                                 : (const struct component_head *)sym;
     return c && c->name[0] ? c->name : NULL;
 }
 
@@ -64,12 +64,16 @@ int backend_pvar_unavailable(const char *name, char *why, size_t why_len)
         size_t len = selected ? strlen(selected) : 0;
         if (selected && strncmp(name + n, selected, len) == 0 && name[n + len] == '_') return 0;
         if (selected)
-            snprintf(why, why_len, "%s belongs to an Open MPI %s component that is not in use (the %s %s is): "
-                     "Open MPI would read state that does not exist", name, g->framework, g->framework, selected);
+            snprintf(why, why_len,
+                     "%s belongs to an Open MPI %s component that is not in use (the %s %s is): "
+                     "Open MPI would read state that does not exist",
+                     name, g->framework, g->framework, selected);
         else
-            snprintf(why, why_len, "%s belongs to an Open MPI %s component, and no %s is in use (one is "
-                     "chosen in MPI_Init, only with the cm PML): Open MPI would read state that does not exist",
-                     name, g->framework, g->framework);
+            snprintf(
+                why, why_len,
+                "%s belongs to an Open MPI %s component, and no %s is in use (one is "
+                "chosen in MPI_Init, only with the cm PML): Open MPI would read state that does not exist",
+                name, g->framework, g->framework);
         return 1;
     }
     return 0;
@@ -79,7 +83,9 @@ int backend_pvar_unavailable(const char *name, char *why, size_t why_len)
 
 int backend_pvar_unavailable(const char *name, char *why, size_t why_len)
 {
-    (void)name; (void)why; (void)why_len;
+    (void)name;
+    (void)why;
+    (void)why_len;
     return 0;
 }
 

@@ -18,7 +18,9 @@
 #if defined(OPEN_MPI)
 
 /* A watermark moves only while the level it follows is attached too. */
-static const struct { const char *counter, *needs; } spc_needs[] = {
+static const struct {
+    const char *counter, *needs;
+} spc_needs[] = {
     {"OMPI_SPC_MAX_UNEXPECTED_IN_QUEUE", "OMPI_SPC_UNEXPECTED_IN_QUEUE"},
     {"OMPI_SPC_MAX_OOS_IN_QUEUE", "OMPI_SPC_OOS_IN_QUEUE"},
 };
@@ -84,6 +86,10 @@ int backend_pvar_collecting(const char *name)
 #else
 
 void backend_pvar_request(const char *name) { (void)name; }
-int backend_pvar_collecting(const char *name) { (void)name; return 1; }
+int backend_pvar_collecting(const char *name)
+{
+    (void)name;
+    return 1;
+}
 
 #endif

@@ -44,8 +44,11 @@ static void check(int ok, const char *where, int line, const char *fmt, ...)
 }
 
 #define CHECK(c, ...) check((c), __FILE__, __LINE__, __VA_ARGS__)
-#define EQ(got, want, what) do { long long g_ = (long long)(got), w_ = (long long)(want); \
-    CHECK(g_ == w_, "%s: got %lld, want %lld", (what), g_, w_); } while (0)
+#define EQ(got, want, what)                                                                                  \
+    do {                                                                                                     \
+        long long g_ = (long long)(got), w_ = (long long)(want);                                             \
+        CHECK(g_ == w_, "%s: got %lld, want %lld", (what), g_, w_);                                          \
+    } while (0)
 
 static int64_t rd(mpit_engine_t *e, const char *name, uint64_t now)
 {
@@ -70,8 +73,7 @@ typedef struct stream {
 static int ev_id(const stream_t *s, const char *name)
 {
     for (int i = 0; i < s->nev; i++)
-        if (!strcmp(s->name[i], name))
-            return i;
+        if (!strcmp(s->name[i], name)) return i;
     return -1;
 }
 
@@ -85,8 +87,7 @@ static void run_stream(const char *path)
     CHECK(f && s, "cannot open %s", path);
     if (!f || !s) {
         free(s);
-        if (f)
-            fclose(f);
+        if (f) fclose(f);
         return;
     }
     s->eng = mpit_engine_create(MAXEV, 0);
@@ -96,28 +97,26 @@ static void run_stream(const char *path)
 
         lineno++;
         snprintf(where, sizeof where, "%s line %d", path, lineno);
-        if (c)
-            *c = 0;
+        if (c) *c = 0;
         for (char *t = strtok_r(line, " \t\r\n", &save); t && nt < MAXEL + 4;
              t = strtok_r(NULL, " \t\r\n", &save))
             tok[nt++] = t;
-        if (!nt)
-            continue;
+        if (!nt) continue;
 
         if (!strcmp(tok[0], "event")) {
             const char *names[MAXEL];
             int kinds[MAXEL], id = s->nev++;
             CHECK(!s->bound && nt >= 2 && id < MAXEV, "%s: bad event line", where);
-            if (s->bound || nt < 2 || id >= MAXEV)
-                break;
+            if (s->bound || nt < 2 || id >= MAXEV) break;
             snprintf(s->name[id], sizeof s->name[id], "%s", tok[1]);
             for (int i = 2; i < nt && i - 2 < MAXEL; i++) {
                 char *colon = strchr(tok[i], ':');
                 int k = i - 2;
-                kinds[k] = !colon ? MPIT_ELEM_SIGNED : colon[1] == 'u' ? MPIT_ELEM_UNSIGNED :
-                           colon[1] == 'o' ? MPIT_ELEM_OTHER : MPIT_ELEM_SIGNED;
-                if (colon)
-                    *colon = 0;
+                kinds[k] = !colon            ? MPIT_ELEM_SIGNED
+                           : colon[1] == 'u' ? MPIT_ELEM_UNSIGNED
+                           : colon[1] == 'o' ? MPIT_ELEM_OTHER
+                                             : MPIT_ELEM_SIGNED;
+                if (colon) *colon = 0;
                 if (!strcmp(tok[i], "-"))
                     snprintf(s->elem[id][k], sizeof s->elem[id][k], "%d", k);
                 else
@@ -125,24 +124,22 @@ static void run_stream(const char *path)
                 names[k] = strcmp(tok[i], "-") ? s->elem[id][k] : NULL;
                 s->nelem[id]++;
             }
-            CHECK(mpit_engine_describe_event(s->eng, id, s->name[id], s->nelem[id],
-                                             names, kinds) == 0, "%s: describe", where);
+            CHECK(mpit_engine_describe_event(s->eng, id, s->name[id], s->nelem[id], names, kinds) == 0,
+                  "%s: describe", where);
             continue;
         }
         if (!s->bound) {
             uint64_t t0 = (!strcmp(tok[0], "bind") && nt > 1) ? strtoull(tok[1], NULL, 0) : 0;
             CHECK(mpit_engine_bind(s->eng, mpit_rules, mpit_num_rules, t0) > 0, "%s: bind", where);
             s->bound = 1;
-            if (!strcmp(tok[0], "bind"))
-                continue;
+            if (!strcmp(tok[0], "bind")) continue;
         }
 
         if (tok[0][0] >= '0' && tok[0][0] <= '9') {
-            int64_t el[MAXEL] = { 0 };
+            int64_t el[MAXEL] = {0};
             int id = nt > 1 ? ev_id(s, tok[1]) : -1, n;
             CHECK(id >= 0, "%s: unknown event", where);
-            if (id < 0)
-                continue;
+            if (id < 0) continue;
             for (int i = 2; i < nt; i++) {
                 char *eq = strchr(tok[i], '=');
                 int k;
@@ -151,8 +148,7 @@ static void run_stream(const char *path)
                         !strncmp(s->elem[id][k], tok[i], (size_t)(eq - tok[i])))
                         break;
                 CHECK(eq && k < s->nelem[id], "%s: unknown element %s", where, tok[i]);
-                if (eq && k < s->nelem[id])
-                    el[k] = strtoll(eq + 1, NULL, 0);
+                if (eq && k < s->nelem[id]) el[k] = strtoll(eq + 1, NULL, 0);
             }
             n = mpit_engine_elements_to_read(s->eng, id);
             mpit_engine_dispatch(s->eng, id, strtoull(tok[0], NULL, 0), n ? el : NULL, n);
@@ -161,21 +157,19 @@ static void run_stream(const char *path)
             int id = mpit_engine_find_counter(s->eng, tok[1]);
             long long want = strtoll(tok[2], NULL, 0), got;
             CHECK(id >= 0, "%s: no counter %s", where, tok[1]);
-            if (id < 0)
-                continue;
+            if (id < 0) continue;
             got = (long long)mpit_engine_read(s->eng, id, now);
             CHECK(got == want, "%s: %s = %lld, want %lld", where, tok[1], got, want);
         } else if (!strcmp(tok[0], "available") && nt == 2) {
             char why[256];
-            CHECK(mpit_engine_rule_available(s->eng, tok[1], why, sizeof why) == 1,
-                  "%s: %s unavailable: %s", where, tok[1], why);
+            CHECK(mpit_engine_rule_available(s->eng, tok[1], why, sizeof why) == 1, "%s: %s unavailable: %s",
+                  where, tok[1], why);
         } else if (!strcmp(tok[0], "unavailable") && nt >= 2) {
             char why[256];
-            CHECK(mpit_engine_rule_available(s->eng, tok[1], why, sizeof why) == 0,
-                  "%s: %s available", where, tok[1]);
+            CHECK(mpit_engine_rule_available(s->eng, tok[1], why, sizeof why) == 0, "%s: %s available", where,
+                  tok[1]);
             for (int i = 2; i < nt; i++)
-                CHECK(strstr(why, tok[i]) != NULL, "%s: reason \"%s\" lacks \"%s\"",
-                      where, why, tok[i]);
+                CHECK(strstr(why, tok[i]) != NULL, "%s: reason \"%s\" lacks \"%s\"", where, why, tok[i]);
         } else if (!strcmp(tok[0], "absent") && nt == 2) {
             CHECK(mpit_engine_find_counter(s->eng, tok[1]) < 0, "%s: %s exists", where, tok[1]);
         } else if (!strcmp(tok[0], "reads") && nt == 3) {
@@ -190,10 +184,7 @@ static void run_stream(const char *path)
     free(s);
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static void run_streams(const char *dir)
 {
@@ -203,12 +194,10 @@ static void run_streams(const char *dir)
     int n = 0;
 
     CHECK(d != NULL, "no stream directory %s", dir);
-    if (!d)
-        return;
+    if (!d) return;
     while ((de = readdir(d)) && n < 64) {
         size_t l = strlen(de->d_name);
-        if (l > 7 && !strcmp(de->d_name + l - 7, ".stream"))
-            files[n++] = strdup(de->d_name);
+        if (l > 7 && !strcmp(de->d_name + l - 7, ".stream")) files[n++] = strdup(de->d_name);
     }
     closedir(d);
     CHECK(n >= 5, "only %d streams in %s", n, dir);
@@ -224,26 +213,24 @@ static void run_streams(const char *dir)
 
 /* ------------------------------------------------- hand-built rows */
 
-static const char *const KV[] = { "k", "v" };
-static const int II[] = { MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED };
+static const char *const KV[] = {"k", "v"};
+static const int II[] = {MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED};
 
 /* A key table of 16 slots holds 16 open pairs; the rest are dropped and
  * their ends unmatched. */
 static void test_pair_capacity(void)
 {
     static const mpit_rule_t rows[] = {
-        { "p", MPIT_RULE_PAIR, "ops", "pair", { { "b", { "k" }, 0 }, { "e", { "k" }, 0 } }, 0, 0 },
+        {"p", MPIT_RULE_PAIR, "ops", "pair", {{"b", {"k"}, 0}, {"e", {"k"}, 0}}, 0, 0},
     };
     mpit_engine_t *e = mpit_engine_create(2, 16);
 
     mpit_engine_describe_event(e, 0, "b", 1, KV, II);
     mpit_engine_describe_event(e, 1, "e", 1, KV, II);
     EQ(mpit_engine_bind(e, rows, 1, 1), 7, "pair counters + dropped");
-    for (int64_t k = 0; k < 20; k++)
-        mpit_engine_dispatch(e, 0, 100, &k, 1);
+    for (int64_t k = 0; k < 20; k++) mpit_engine_dispatch(e, 0, 100, &k, 1);
     EQ(rd(e, "dropped", 0), 4, "full table drops");
-    for (int64_t k = 0; k < 20; k++)
-        mpit_engine_dispatch(e, 1, 100 + (uint64_t)k, &k, 1);
+    for (int64_t k = 0; k < 20; k++) mpit_engine_dispatch(e, 1, 100 + (uint64_t)k, &k, 1);
     EQ(rd(e, "p.count", 0), 16, "pairs kept");
     EQ(rd(e, "p.unmatched", 0), 4, "ends of dropped begins");
     EQ(rd(e, "p.total", 0), 120, "0+1+..+15");
@@ -263,23 +250,27 @@ static void test_pair_capacity(void)
 static void test_rows(void)
 {
     static const mpit_rule_t rows[] = {
-        { "bad_sum", MPIT_RULE_SUM, "x", "no value", { { "a", { NULL }, 0 } }, 0, 0 },
-        { "bad_seq", MPIT_RULE_SEQUENCE, "x", "bits", { { "a", { "k", "v" }, 0 } }, 40, 0 },
-        { "noread", MPIT_RULE_PAIR, "x", "reads unreadable",
-          { { "a", { "k" }, 0 }, { "gone", { "#0" }, 0 } }, 0, 0 },
-        { "other", MPIT_RULE_SUM, "x", "double", { { "d", { "x" }, 0 } }, 0, 0 },
-        { "pos", MPIT_RULE_SUM, "bytes", "positional", { { "a", { "#1" }, 0 } }, 0, 0 },
-        { "lvl", MPIT_RULE_LEVEL, "items", "by count",
-          { { "a", { NULL }, 0 }, { "gone", { NULL }, MPIT_REF_NOREAD } }, 0, 0 },
-        { "pos", MPIT_RULE_COUNT, "x", "shadowed", { { "a", { NULL }, 0 } }, 0, 0 },
-        { "m", MPIT_RULE_MAX, "x", "signed max", { { "a", { "v" }, 0 } }, 0, 0 },
+        {"bad_sum", MPIT_RULE_SUM, "x", "no value", {{"a", {NULL}, 0}}, 0, 0},
+        {"bad_seq", MPIT_RULE_SEQUENCE, "x", "bits", {{"a", {"k", "v"}, 0}}, 40, 0},
+        {"noread", MPIT_RULE_PAIR, "x", "reads unreadable", {{"a", {"k"}, 0}, {"gone", {"#0"}, 0}}, 0, 0},
+        {"other", MPIT_RULE_SUM, "x", "double", {{"d", {"x"}, 0}}, 0, 0},
+        {"pos", MPIT_RULE_SUM, "bytes", "positional", {{"a", {"#1"}, 0}}, 0, 0},
+        {"lvl",
+         MPIT_RULE_LEVEL,
+         "items",
+         "by count",
+         {{"a", {NULL}, 0}, {"gone", {NULL}, MPIT_REF_NOREAD}},
+         0,
+         0},
+        {"pos", MPIT_RULE_COUNT, "x", "shadowed", {{"a", {NULL}, 0}}, 0, 0},
+        {"m", MPIT_RULE_MAX, "x", "signed max", {{"a", {"v"}, 0}}, 0, 0},
     };
-    static const int OD[] = { MPIT_ELEM_OTHER };
-    static const char *const X[] = { "x" };
+    static const int OD[] = {MPIT_ELEM_OTHER};
+    static const char *const X[] = {"x"};
     mpit_engine_t *e = mpit_engine_create(3, 0);
     mpit_counter_info_t ci;
     char why[256];
-    int64_t el[2] = { 3, -5 };
+    int64_t el[2] = {3, -5};
 
     mpit_engine_describe_event(e, 0, "a", 2, KV, II);
     mpit_engine_describe_event(e, 1, "gone", 2, NULL, II);
@@ -294,8 +285,8 @@ static void test_rows(void)
           "noread: %s", why);
     CHECK(!mpit_engine_rule_available(e, "other", why, sizeof why) && strstr(why, "not an integer"),
           "other: %s", why);
-    CHECK(!mpit_engine_rule_available(e, "nosuch", why, sizeof why) && strstr(why, "no rule"),
-          "nosuch: %s", why);
+    CHECK(!mpit_engine_rule_available(e, "nosuch", why, sizeof why) && strstr(why, "no rule"), "nosuch: %s",
+          why);
     CHECK(mpit_engine_rule_available(e, "pos", NULL, 0), "pos");
     CHECK(mpit_engine_rule_available(e, "lvl", NULL, 0), "lvl");
     EQ(mpit_engine_elements_to_read(e, 1), 0, "gone is never read");
@@ -306,8 +297,8 @@ static void test_rows(void)
     mpit_engine_dispatch(e, 0, 20, el, 2);
     el[1] = -9;
     mpit_engine_dispatch(e, 0, 30, el, 2);
-    mpit_engine_dispatch(e, 0, 60, el, 1);   /* too short for pos and m */
-    mpit_engine_dispatch(e, 1, 70, el, 2);   /* passed data is ignored: never read */
+    mpit_engine_dispatch(e, 0, 60, el, 1); /* too short for pos and m */
+    mpit_engine_dispatch(e, 1, 70, el, 2); /* passed data is ignored: never read */
     EQ(rd(e, "pos", 0), -14, "positional sum, shadowing COUNT row ignored");
     EQ(rd(e, "m", 0), -5, "signed max of negatives");
     EQ(rd(e, "dropped", 0), 2, "short event dropped for two rules");
@@ -322,12 +313,15 @@ static void test_rows(void)
     EQ(mpit_engine_rearm(e, mpit_engine_find_counter(e, "lvl.time")), -1, "time is no extremum");
 
     CHECK(mpit_engine_counter_info(e, mpit_engine_find_counter(e, "lvl.time"), &ci) == 0 &&
-          !strcmp(ci.units, "ns") && ci.value_kind == MPIT_VALUE_RUNNING, "time info");
+              !strcmp(ci.units, "ns") && ci.value_kind == MPIT_VALUE_RUNNING,
+          "time info");
     CHECK(mpit_engine_counter_info(e, mpit_engine_find_counter(e, "lvl.max"), &ci) == 0 &&
-          !strcmp(ci.units, "items") && ci.value_kind == MPIT_VALUE_ABSOLUTE &&
-          strstr(ci.desc, "high-water"), "max info");
+              !strcmp(ci.units, "items") && ci.value_kind == MPIT_VALUE_ABSOLUTE &&
+              strstr(ci.desc, "high-water"),
+          "max info");
     CHECK(mpit_engine_counter_info(e, mpit_engine_find_counter(e, "a:max=v"), &ci) == 0 &&
-          !strcmp(ci.name, "a:max=v") && ci.value_kind == MPIT_VALUE_ABSOLUTE, "raw info");
+              !strcmp(ci.name, "a:max=v") && ci.value_kind == MPIT_VALUE_ABSOLUTE,
+          "raw info");
     CHECK(mpit_engine_counter_info(e, 12345, &ci) < 0, "bad id");
     EQ(mpit_engine_read(e, -1, 0), 0, "bad id reads 0");
     mpit_engine_dispatch(e, 7, 0, NULL, 0);
@@ -341,10 +335,10 @@ static void test_rows(void)
 /* Raw per-event counters: tracking starts when asked for. */
 static void test_raw(void)
 {
-    static const char *const EL[] = { "len", "u" };
-    static const int SU[] = { MPIT_ELEM_SIGNED, MPIT_ELEM_UNSIGNED };
+    static const char *const EL[] = {"len", "u"};
+    static const int SU[] = {MPIT_ELEM_SIGNED, MPIT_ELEM_UNSIGNED};
     mpit_engine_t *e = mpit_engine_create(1, 0);
-    int64_t el[2] = { 10, -1 };   /* u = 2^64 - 1 */
+    int64_t el[2] = {10, -1}; /* u = 2^64 - 1 */
     int s_len, m_u;
 
     mpit_engine_describe_event(e, 0, "x", 2, EL, SU);
@@ -372,17 +366,17 @@ static void test_raw(void)
 static void test_sequence_window(void)
 {
     static const mpit_rule_t rows[] = {
-        { "oos", MPIT_RULE_SEQUENCE, "msgs", "seq", { { "a", { "c", "s", "q" }, 0 } }, 32, 0 },
+        {"oos", MPIT_RULE_SEQUENCE, "msgs", "seq", {{"a", {"c", "s", "q"}, 0}}, 32, 0},
     };
-    static const char *const CSQ[] = { "c", "s", "q" };
-    static const int III[] = { MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED };
-    static const int64_t q[] = { 5, 6, 38, 37, 7, 100, 8, 101, 102 };
+    static const char *const CSQ[] = {"c", "s", "q"};
+    static const int III[] = {MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED};
+    static const int64_t q[] = {5, 6, 38, 37, 7, 100, 8, 101, 102};
     mpit_engine_t *e = mpit_engine_create(1, 0);
 
     mpit_engine_describe_event(e, 0, "a", 3, CSQ, III);
     mpit_engine_bind(e, rows, 1, 1);
     for (int i = 0; i < 9; i++) {
-        int64_t el[3] = { 4, 2, q[i] };
+        int64_t el[3] = {4, 2, q[i]};
         mpit_engine_dispatch(e, 0, 10, el, 3);
     }
     /* Window is 63 - 32 = 31. 5 sets the baseline, 6 in; 38 (diff 31) and
@@ -414,7 +408,7 @@ static void test_portable(void)
 /* --------------------------------------------------------------- stress */
 
 #define THREADS 4
-#define ITERS   41600   /* x 6 events = 249600 events per thread */
+#define ITERS   41600 /* x 6 events = 249600 events per thread */
 #define BASE    1000000000000000ull
 
 enum { E_INS, E_MATCH, E_SB, E_SE, E_ARR, E_ISEND, E_NEV };
@@ -437,8 +431,8 @@ static void *writer(void *p)
         int64_t frag = (t << 40) | k, req = (t << 40) | (k + 1000000);
         /* Blocks of 4 arrive as a, a+2, a+1, a+3: one out of sequence each. */
         int64_t seq = 60000 + (k & ~3LL) + ((k & 3) == 1 ? 2 : (k & 3) == 2 ? 1 : (k & 3));
-        int64_t ins[5] = { frag, 1, 0, t, 0 }, match[2] = { req, frag };
-        int64_t arr[4] = { 1, 0, t, seq }, isend[3] = { 1, 0, k % 1000 + 1 };
+        int64_t ins[5] = {frag, 1, 0, t, 0}, match[2] = {req, frag};
+        int64_t arr[4] = {1, 0, t, seq}, isend[3] = {1, 0, k % 1000 + 1};
 
         mpit_engine_dispatch(e, E_INS, ts, ins, 5);
         mpit_engine_dispatch(e, E_SB, ts + 1, &req, 1);
@@ -473,14 +467,14 @@ static void *reader(void *p)
 
 static void test_stress(void)
 {
-    static const char *const INS[] = { "frag", "source", "tag", "context_id", "sequence" };
-    static const char *const MATCH[] = { "request", "frag" };
-    static const char *const REQ[] = { "request" };
-    static const char *const ARR[] = { "source", "tag", "context_id", "sequence" };
-    static const char *const ISEND[] = { "peer", "tag", "length" };
-    static const int UIIII[] = { MPIT_ELEM_UNSIGNED, 0, 0, 0, 0 };
-    static const int UU[] = { MPIT_ELEM_UNSIGNED, MPIT_ELEM_UNSIGNED };
-    static const int IIII[] = { 0, 0, 0, 0 };
+    static const char *const INS[] = {"frag", "source", "tag", "context_id", "sequence"};
+    static const char *const MATCH[] = {"request", "frag"};
+    static const char *const REQ[] = {"request"};
+    static const char *const ARR[] = {"source", "tag", "context_id", "sequence"};
+    static const char *const ISEND[] = {"peer", "tag", "length"};
+    static const int UIIII[] = {MPIT_ELEM_UNSIGNED, 0, 0, 0, 0};
+    static const int UU[] = {MPIT_ELEM_UNSIGNED, MPIT_ELEM_UNSIGNED};
+    static const int IIII[] = {0, 0, 0, 0};
     mpit_engine_t *e = mpit_engine_create(E_NEV, 0);
     pthread_t th[THREADS], rth;
     sarg_t args[THREADS];
@@ -503,20 +497,18 @@ static void test_stress(void)
         args[t].t = t;
         pthread_create(&th[t], NULL, writer, &args[t]);
     }
-    for (int t = 0; t < THREADS; t++)
-        pthread_join(th[t], NULL);
+    for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
     pthread_join(rth, NULL);
 
     for (int64_t k = 0; k < ITERS; k++) {
         bytes += k % 1000 + 1;
         search += 1 + k % 13;
     }
-    for (int t = 0; t < THREADS; t++)
-        waits += (int64_t)ITERS * (7 + t);
+    for (int t = 0; t < THREADS; t++) waits += (int64_t)ITERS * (7 + t);
     EQ(rd(e, "dropped", 0), 0, "stress dropped");
     for (int i = 0; i < E_NEV; i++)
-        EQ(mpit_engine_read(e, mpit_engine_raw_counter(e, i, MPIT_RAW_COUNT, 0), 0),
-           THREADS * ITERS, "raw count");
+        EQ(mpit_engine_read(e, mpit_engine_raw_counter(e, i, MPIT_RAW_COUNT, 0), 0), THREADS * ITERS,
+           "raw count");
     EQ(rd(e, "unexpected_msgs", 0), THREADS * ITERS, "COUNT");
     EQ(rd(e, "immediate_sends", 0), THREADS * ITERS, "COUNT");
     EQ(rd(e, "immediate_send_bytes", 0), THREADS * bytes, "SUM");
@@ -547,7 +539,7 @@ static void *mpich_writer(void *p)
 
     for (int64_t k = 0; k < 125000; k++) {
         uint64_t ts = BASE + (uint64_t)k * 100;
-        int64_t el[2] = { a->t, 0 };
+        int64_t el[2] = {a->t, 0};
         mpit_engine_dispatch(a->e, 0, ts, el, 2);
         mpit_engine_dispatch(a->e, 1, ts + 5 + (uint64_t)a->t, NULL, 0);
     }
@@ -557,7 +549,7 @@ static void *mpich_writer(void *p)
 
 static void test_stress_mpich(void)
 {
-    static const int II2[] = { MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED };
+    static const int II2[] = {MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED};
     mpit_engine_t *e = mpit_engine_create(2, 0);
     pthread_t th[THREADS];
     sarg_t args[THREADS];

@@ -7,13 +7,14 @@
 
 static int passed, failed;
 
-#define EXPECT(cond)                                                      \
-    do {                                                                  \
-        if (cond) passed++;                                               \
-        else {                                                            \
-            failed++;                                                     \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);        \
-        }                                                                 \
+#define EXPECT(cond)                                                                                         \
+    do {                                                                                                     \
+        if (cond)                                                                                            \
+            passed++;                                                                                        \
+        else {                                                                                               \
+            failed++;                                                                                        \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                                           \
+        }                                                                                                    \
     } while (0)
 
 static int parse(const char *text, mpit_name_t *n)

@@ -21,14 +21,19 @@
 
 #include "mpit_engine.h"
 
-#define REQUIRE(c) do { if (!(c)) { fprintf(stderr, "fuzz_engine: %s:%d: %s\n", \
-                                            __FILE__, __LINE__, #c); abort(); } } while (0)
+#define REQUIRE(c)                                                                                           \
+    do {                                                                                                     \
+        if (!(c)) {                                                                                          \
+            fprintf(stderr, "fuzz_engine: %s:%d: %s\n", __FILE__, __LINE__, #c);                             \
+            abort();                                                                                         \
+        }                                                                                                    \
+    } while (0)
 
-#define MAX_EV    10
-#define MAX_EL    6
-#define MAX_OPS   1000
-#define MAX_POOL  256
-#define MAX_IDS   64
+#define MAX_EV   10
+#define MAX_EL   6
+#define MAX_OPS  1000
+#define MAX_POOL 256
+#define MAX_IDS  64
 
 /* ------------------------------------------------------- input bytes */
 
@@ -39,8 +44,7 @@ typedef struct src {
 
 static unsigned u8(src_t *s)
 {
-    if (!s->n)
-        return 0;
+    if (!s->n) return 0;
     s->n--;
     return *s->p++;
 }
@@ -48,8 +52,7 @@ static unsigned u8(src_t *s)
 static uint64_t u64(src_t *s)
 {
     uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | u8(s);
+    for (int i = 0; i < 8; i++) v = v << 8 | u8(s);
     return v;
 }
 
@@ -63,8 +66,7 @@ static void pool_add(char **pool, int *n, const char *a, size_t len, const char 
     size_t pl = strlen(prefix);
     char *s;
 
-    if (*n >= MAX_POOL || !(s = malloc(pl + len + 1)))
-        return;
+    if (*n >= MAX_POOL || !(s = malloc(pl + len + 1))) return;
     memcpy(s, prefix, pl);
     memcpy(s + pl, a, len);
     s[pl + len] = '\0';
@@ -83,18 +85,17 @@ static void pool_split(char **pool, int *n, const char *pat, const char *const *
         const char *bar = strchr(pat, '|');
         size_t len = bar ? (size_t)(bar - pat) : strlen(pat);
         if (len && pat[0] != '#')
-            for (int i = 0; prefixes[i]; i++)
-                pool_add(pool, n, pat, len, prefixes[i]);
+            for (int i = 0; prefixes[i]; i++) pool_add(pool, n, pat, len, prefixes[i]);
         pat = bar ? bar + 1 : NULL;
     }
 }
 
 static void build_pools(void)
 {
-    static const char *const ev_pre[] = { "", "ompi.", "ompi_", NULL };
-    static const char *const none[] = { "", NULL };
-    static const char *const extra_ev[] = { "other_event", "ompi.", "x", NULL };
-    static const char *const extra_el[] = { "tag", "other", "#0", NULL };
+    static const char *const ev_pre[] = {"", "ompi.", "ompi_", NULL};
+    static const char *const none[] = {"", NULL};
+    static const char *const extra_ev[] = {"other_event", "ompi.", "x", NULL};
+    static const char *const extra_el[] = {"tag", "other", "#0", NULL};
 
     for (int r = 0; r < mpit_num_rules; r++)
         for (int k = 0; k < 2; k++) {
@@ -103,21 +104,19 @@ static void build_pools(void)
             for (int i = 0; i < MPIT_RULE_MAX_ELEMS && ref->elems[i]; i++)
                 pool_split(el_pool, &n_el_pool, ref->elems[i], none);
         }
-    for (int i = 0; extra_ev[i]; i++)
-        pool_add(ev_pool, &n_ev_pool, extra_ev[i], strlen(extra_ev[i]), "");
-    for (int i = 0; extra_el[i]; i++)
-        pool_add(el_pool, &n_el_pool, extra_el[i], strlen(extra_el[i]), "");
+    for (int i = 0; extra_ev[i]; i++) pool_add(ev_pool, &n_ev_pool, extra_ev[i], strlen(extra_ev[i]), "");
+    for (int i = 0; extra_el[i]; i++) pool_add(el_pool, &n_el_pool, extra_el[i], strlen(extra_el[i]), "");
 }
 
 /* --------------------------------------------------------------- model */
 
 typedef struct model {
     mpit_engine_t *e;
-    int nev, nctr, rearmed, wild;   /* wild: a timestamp jumped anywhere */
+    int nev, nctr, rearmed, wild; /* wild: a timestamp jumped anywhere */
     int described[MAX_EV], nelem[MAX_EV];
     const char *elname[MAX_EV][MAX_EL];
     uint64_t count[MAX_EV], unknown, last_dropped;
-    int ids[MAX_IDS], nids;      /* counter ids handed out: derived and raw */
+    int ids[MAX_IDS], nids; /* counter ids handed out: derived and raw */
 } model_t;
 
 static int64_t read_named(model_t *m, const char *rule, const char *sfx, uint64_t now, int *found)
@@ -149,8 +148,8 @@ static void check_all(model_t *m, uint64_t now)
             continue;
         }
         REQUIRE(n >= 0 && n <= m->nelem[i]);
-        REQUIRE((uint64_t)mpit_engine_read(m->e, mpit_engine_raw_counter(m->e, i, MPIT_RAW_COUNT, -1),
-                                           now) == m->count[i]);
+        REQUIRE((uint64_t)mpit_engine_read(m->e, mpit_engine_raw_counter(m->e, i, MPIT_RAW_COUNT, -1), now) ==
+                m->count[i]);
     }
     for (int r = 0; r < mpit_num_rules; r++) {
         const char *nm = mpit_rules[r].name;
@@ -183,7 +182,7 @@ static void check_all(model_t *m, uint64_t now)
             int64_t mx = read_named(m, nm, "max", now, &f4);
             int64_t mean = read_named(m, nm, "mean", now, &f1);
             REQUIRE(f1 && f2 && f3 && f4);
-            if (cnt > 0 && !m->rearmed && !m->wild)   /* else durations may wrap */
+            if (cnt > 0 && !m->rearmed && !m->wild) /* else durations may wrap */
                 REQUIRE(mn <= mean && mean <= mx && (uint64_t)mx <= (uint64_t)tot);
             break;
         }
@@ -193,9 +192,7 @@ static void check_all(model_t *m, uint64_t now)
             REQUIRE(f1 && f2 && (uint64_t)oos <= (uint64_t)arr);
             break;
         }
-        default:
-            read_named(m, nm, "", now, &f1);
-            REQUIRE(f1);
+        default: read_named(m, nm, "", now, &f1); REQUIRE(f1);
         }
     }
 }
@@ -208,11 +205,11 @@ static int used(const model_t *m, int ev, int upto, const char *name)
 
     for (int i = 0; i < upto; i++) {
         if (ev >= 0) {
-            if (m->elname[ev][i] && !strcmp(m->elname[ev][i], name))
-                return 1;
+            if (m->elname[ev][i] && !strcmp(m->elname[ev][i], name)) return 1;
         } else if (m->described[i] &&
                    mpit_engine_counter_info(m->e, mpit_engine_raw_counter(m->e, i, MPIT_RAW_COUNT, -1),
-                                            &ci) == 0 && !strcmp(ci.name, name)) {
+                                            &ci) == 0 &&
+                   !strcmp(ci.name, name)) {
             return 1;
         }
     }
@@ -221,19 +218,16 @@ static int used(const model_t *m, int ev, int upto, const char *name)
 
 static void remember(model_t *m, int id)
 {
-    if (id >= 0 && m->nids < MAX_IDS)
-        m->ids[m->nids++] = id;
+    if (id >= 0 && m->nids < MAX_IDS) m->ids[m->nids++] = id;
 }
 
 static int pick_id(model_t *m, src_t *s)
 {
     unsigned b = u8(s);
 
-    if (b < 128 && m->nids)
-        return m->ids[b % (unsigned)m->nids];
-    if (b < 240)
-        return (int)(b % (unsigned)(m->nctr + 1));
-    return (int)(uint32_t)u64(s);   /* anything, negative included */
+    if (b < 128 && m->nids) return m->ids[b % (unsigned)m->nids];
+    if (b < 240) return (int)(b % (unsigned)(m->nctr + 1));
+    return (int)(uint32_t)u64(s); /* anything, negative included */
 }
 
 /* A name to look up: a counter's own, an event's raw ones, or junk. */
@@ -249,9 +243,7 @@ static void pick_name(model_t *m, src_t *s, char *buf, size_t len)
             return;
         }
         /* fall through */
-    case 1:
-        snprintf(buf, len, "%s", ev_pool[k % (unsigned)n_ev_pool]);
-        return;
+    case 1: snprintf(buf, len, "%s", ev_pool[k % (unsigned)n_ev_pool]); return;
     case 2:
     case 3:
         if ((int)ev < m->nev && m->described[ev] && m->nelem[ev]) {
@@ -261,16 +253,18 @@ static void pick_name(model_t *m, src_t *s, char *buf, size_t len)
                 snprintf(num, sizeof num, "%u", k % (unsigned)m->nelem[ev]);
                 en = num;
             }
-            snprintf(buf, len, "%s:%s=%s", mpit_engine_counter_info(m->e, mpit_engine_raw_counter(
-                         m->e, (int)ev, MPIT_RAW_COUNT, -1), &ci) == 0 ? ci.name : "?",
+            snprintf(buf, len, "%s:%s=%s",
+                     mpit_engine_counter_info(
+                         m->e, mpit_engine_raw_counter(m->e, (int)ev, MPIT_RAW_COUNT, -1), &ci) == 0
+                         ? ci.name
+                         : "?",
                      b & 8 ? "sum" : "max", b & 16 ? en : el_pool[k % (unsigned)n_el_pool]);
             return;
         }
         /* fall through */
     default: {
         size_t n = u8(s) % 24;
-        if (n >= len)
-            n = len - 1;
+        if (n >= len) n = len - 1;
         for (size_t i = 0; i < n; i++) {
             unsigned c = u8(s);
             buf[i] = c ? (char)c : ':';
@@ -290,11 +284,10 @@ static void dispatch(model_t *m, src_t *s, uint64_t *ts)
     switch (t >> 6) {
     case 0: *ts += t & 63; break;
     case 1: *ts += (uint64_t)(t & 63) << 20; break;
-    case 2: *ts -= t & 63; break;          /* clocks of two threads disagree */
+    case 2: *ts -= t & 63; break; /* clocks of two threads disagree */
     default: *ts = u64(s); m->wild = 1;
     }
-    if (how % 4 == 3)
-        n = (int)(how >> 2) % 9;           /* a front end passing too few or too many */
+    if (how % 4 == 3) n = (int)(how >> 2) % 9; /* a front end passing too few or too many */
     el = malloc(n ? (size_t)n * sizeof *el : 1);
     REQUIRE(el != NULL);
     for (int i = 0; i < n; i++) {
@@ -314,22 +307,19 @@ static void after_reset(model_t *m, uint64_t now)
     memset(m->count, 0, sizeof m->count);
     m->unknown = m->last_dropped = 0;
     m->rearmed = m->wild = 0;
-    for (int id = 0; id < m->nctr; id++)
-        REQUIRE(mpit_engine_read(m->e, id, now) == 0);
-    for (int i = 0; i < m->nids; i++)
-        REQUIRE(mpit_engine_read(m->e, m->ids[i], now) == 0);
+    for (int id = 0; id < m->nctr; id++) REQUIRE(mpit_engine_read(m->e, id, now) == 0);
+    for (int i = 0; i < m->nids; i++) REQUIRE(mpit_engine_read(m->e, m->ids[i], now) == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const int slot_choice[] = { 1, 2, 8, 32, 64 };
-    src_t s = { data, size };
+    static const int slot_choice[] = {1, 2, 8, 32, 64};
+    src_t s = {data, size};
     model_t m;
     uint64_t ts, t0;
     int rc;
 
-    if (!n_ev_pool)
-        build_pools();
+    if (!n_ev_pool) build_pools();
     memset(&m, 0, sizeof m);
     m.nev = 1 + (int)(u8(&s) % MAX_EV);
     m.e = mpit_engine_create(m.nev, slot_choice[u8(&s) % 5]);
@@ -344,25 +334,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *name;
         int kinds[MAX_EL];
 
-        if (flags % 8 == 7)
-            continue;                       /* a type nobody describes */
-        while (used(&m, -1, i, name = ev_pool[pick % (unsigned)n_ev_pool]))
-            pick++;
+        if (flags % 8 == 7) continue; /* a type nobody describes */
+        while (used(&m, -1, i, name = ev_pool[pick % (unsigned)n_ev_pool])) pick++;
         m.nelem[i] = (int)(u8(&s) % (MAX_EL + 1));
         for (int k = 0; k < m.nelem[i]; k++) {
             unsigned b = u8(&s), e = u8(&s);
             if (b % 16 < 14)
-                while (used(&m, i, k, el_pool[e % (unsigned)n_el_pool]))
-                    e++;
+                while (used(&m, i, k, el_pool[e % (unsigned)n_el_pool])) e++;
             m.elname[i][k] = b % 16 == 15 ? NULL : b % 16 == 14 ? "" : el_pool[e % (unsigned)n_el_pool];
             /* mostly integers; sometimes not, or a kind the engine must not trust */
             kinds[k] = (b >> 4) % 4 == 3 ? (b & 0x80 ? MPIT_ELEM_OTHER : 9) : (int)(b >> 4) % 2;
         }
-        rc = mpit_engine_describe_event(m.e, i, name, m.nelem[i],
-                                        flags & 8 ? NULL : m.elname[i], kinds);
+        rc = mpit_engine_describe_event(m.e, i, name, m.nelem[i], flags & 8 ? NULL : m.elname[i], kinds);
         REQUIRE(rc == 0);
-        if (flags & 8)
-            memset(m.elname[i], 0, sizeof m.elname[i]);
+        if (flags & 8) memset(m.elname[i], 0, sizeof m.elname[i]);
         m.described[i] = 1;
     }
     REQUIRE(mpit_engine_describe_event(m.e, m.nev, "x", 0, NULL, NULL) < 0);
@@ -417,7 +402,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             mpit_engine_reset(m.e, u8(&s) & 1 ? 0 : ts);
             after_reset(&m, u8(&s) & 1 ? ts : u64(&s));
         } else {
-            char why[8];   /* short: the reason is cut, not overrun */
+            char why[8]; /* short: the reason is cut, not overrun */
             pick_name(&m, &s, name, sizeof name);
             rc = mpit_engine_rule_available(m.e, name, why, sizeof why);
             REQUIRE((rc == 0 || rc == 1) && strlen(why) < sizeof why);

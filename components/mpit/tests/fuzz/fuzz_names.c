@@ -16,28 +16,31 @@
 #include "mpit_backend.h"
 #include "mpit_names.h"
 
-#define REQUIRE(c) do { if (!(c)) { fprintf(stderr, "fuzz_names: %s:%d: %s\n", \
-                                            __FILE__, __LINE__, #c); abort(); } } while (0)
+#define REQUIRE(c)                                                                                           \
+    do {                                                                                                     \
+        if (!(c)) {                                                                                          \
+            fprintf(stderr, "fuzz_names: %s:%d: %s\n", __FILE__, __LINE__, #c);                              \
+            abort();                                                                                         \
+        }                                                                                                    \
+    } while (0)
 
 static int same_event(const mpit_name_t *a, const mpit_name_t *b)
 {
-    return !strcmp(a->base, b->base) && a->comm == b->comm && a->elem == b->elem &&
-           a->cls == b->cls && a->agg == b->agg &&
-           (a->agg == MPIT_AGG_NONE || !strcmp(a->agg_elem, b->agg_elem));
+    return !strcmp(a->base, b->base) && a->comm == b->comm && a->elem == b->elem && a->cls == b->cls &&
+           a->agg == b->agg && (a->agg == MPIT_AGG_NONE || !strcmp(a->agg_elem, b->agg_elem));
 }
 
 /* A NUL-terminated prefix of full, as snprintf into len bytes leaves it. */
 static int is_prefix(const char *part, const char *full, size_t len)
 {
     size_t n = strnlen(part, len);
-    return n < len && n == (strlen(full) < len - 1 ? strlen(full) : len - 1) &&
-           !strncmp(part, full, n);
+    return n < len && n == (strlen(full) < len - 1 ? strlen(full) : len - 1) && !strncmp(part, full, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = malloc(size + 1), why[256], canon[1100], again[1100];
-    size_t small = 1 + size % 61;          /* exact-size buffers for truncation */
+    size_t small = 1 + size % 61; /* exact-size buffers for truncation */
     char *why_small = malloc(small), *fmt_small = malloc(small);
     mpit_name_t n, n2, n3;
     int rc, cls;
@@ -58,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         REQUIRE(n.elem >= -1 && n.cls >= -1 && n.cls < MPIT_CLASS_COUNT);
         REQUIRE(n.agg >= MPIT_AGG_NONE && n.agg <= MPIT_AGG_MAX);
         mpit_name_format(&n, canon, sizeof canon);
-        REQUIRE(strlen(canon) <= strlen(text));   /* defaults dropped, numbers shortened */
+        REQUIRE(strlen(canon) <= strlen(text)); /* defaults dropped, numbers shortened */
         REQUIRE(mpit_name_parse(canon, &n3, why, sizeof why) == MPIT_NAME_OK);
         REQUIRE(same_event(&n, &n3));
         mpit_name_format(&n3, again, sizeof again);
