@@ -49,6 +49,11 @@ unitdir=$BUILD/ctests-build/unit
 mkdir -p "$unitdir"
 run_unit names bash -c "cc -Wall -Wextra -Werror -I'$SRC/components/mpit' '$SRC/components/mpit/tests/test_names.c' '$SRC/components/mpit/mpit_names.c' -o '$unitdir/test_names' && '$unitdir/test_names'"
 run_unit engine make -s -C "$SRC/components/mpit/tests" -f Makefile.engine check BUILDDIR="$unitdir"
+# the report tool's renderings without MPI (table, CSV, JSON, SVG, sender matrix)
+for t in output senders; do
+  run_unit report-$t bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_$t.c' \
+    '$SRC/utils/report_output.c' -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
+done
 # the written style (.clang-format) holds for every C file of the project
 if command -v clang-format >/dev/null; then
   run_unit format bash -c "cd '$SRC' && find components/mpit utils ctests bench -name '*.[ch]' -print0 |

@@ -301,7 +301,9 @@ static void capture_stderr(void)
     }
 }
 
-static void release_stderr(void)
+/* Gives stderr back and hands each captured line to take(line, ctx): a line
+ * it does not take (returns 0) is printed after all. */
+static void release_stderr(int (*take)(char *line, void *ctx), void *ctx)
 {
     if (!capture_file) return;
     fflush(stderr);
@@ -310,35 +312,39 @@ static void release_stderr(void)
     capture_saved_fd = -1;
     rewind(capture_file);
     char line[2048];
-    while (fgets(line, sizeof line, capture_file)) {
-        const char *pfx = "papi-mpit: ";
-        int used = 0;
-        if (strncmp(line, pfx, strlen(pfx)) == 0) {
-            char *name = line + strlen(pfx), *sep = strstr(name, ": ");
-            if (sep) {
-                *sep = '\0';
-                char *reason = sep + 2;
-                reason[strcspn(reason, "\n")] = '\0';
-                for (int i = 0; i < nev; i++) {
-                    const char *n = evs[i].name;
-                    if (strncmp(n, "mpit:::", 7) == 0) n += 7;
-                    if (evs[i].set < 0 && (strcmp(n, name) == 0 || strcmp(evs[i].name, name) == 0)) {
-                        snprintf(evs[i].reason, sizeof evs[i].reason, "%s", reason);
-                        clean_text(evs[i].reason);
-                        used = 1;
-                    }
-                }
-                if (!used) {
-                    *sep = ':';
-                    strcat(reason, "\n"); /* the newline cut off above */
-                }
-            }
-        }
-        if (!used) fputs(line, stderr);
-    }
+    while (fgets(line, sizeof line, capture_file))
+        if (!take(line, ctx)) fputs(line, stderr);
     fclose(capture_file);
     capture_file = NULL;
     fflush(stderr);
+}
+
+static const char component_prefix[] = "papi-mpit: ";
+
+/* "papi-mpit: NAME: reason" for an event not added: its skip reason. */
+static int take_skip_reason(char *line, void *ctx)
+{
+    (void)ctx;
+    size_t plen = strlen(component_prefix);
+    if (strncmp(line, component_prefix, plen) != 0) return 0;
+    char *name = line + plen, *sep = strstr(name, ": ");
+    if (!sep) return 0;
+    char reason[2048];
+    snprintf(reason, sizeof reason, "%s", sep + 2);
+    reason[strcspn(reason, "\n")] = '\0';
+    *sep = '\0';
+    int used = 0;
+    for (int i = 0; i < nev; i++) {
+        const char *n = evs[i].name;
+        if (strncmp(n, "mpit:::", 7) == 0) n += 7;
+        if (evs[i].set < 0 && (strcmp(n, name) == 0 || strcmp(evs[i].name, name) == 0)) {
+            snprintf(evs[i].reason, sizeof evs[i].reason, "%s", reason);
+            clean_text(evs[i].reason);
+            used = 1;
+        }
+    }
+    *sep = ':'; /* printed whole when no event took it */
+    return used;
 }
 
 static void add_event(ev_t *e, int in_main)
@@ -567,33 +573,22 @@ static int senders_on, senders_kind, senders_cols;
 static long long *senders_counts, senders_other;
 static char senders_why[REPORT_REASON_LEN]; /* why not, for the report */
 
-/* Like release_stderr, but a line of the component ("papi-mpit: reason")
- * becomes the reason, printed by nobody: rank 0's report says it once. */
-static void release_stderr_reason(char *reason, size_t len)
+/* The first line of the component ("papi-mpit: reason") becomes the
+ * reason, printed by nobody: rank 0's report says it once. */
+typedef struct {
+    char *text;
+    size_t len;
+} reason_t;
+
+static int take_first_reason(char *line, void *ctx)
 {
-    if (!capture_file) return;
-    fflush(stderr);
-    dup2(capture_saved_fd, 2);
-    close(capture_saved_fd);
-    capture_saved_fd = -1;
-    rewind(capture_file);
-    char line[2048];
-    const char *pfx = "papi-mpit: ";
-    while (fgets(line, sizeof line, capture_file)) {
-        if (strncmp(line, pfx, strlen(pfx)) == 0 && !*reason) {
-            line[strcspn(line, "\n")] = '\0';
-            size_t k = strlen(line + strlen(pfx)); /* cut to fit: a reason, not data */
-            if (k >= len) k = len - 1;
-            memcpy(reason, line + strlen(pfx), k);
-            reason[k] = '\0';
-            clean_text(reason);
-        } else {
-            fputs(line, stderr);
-        }
-    }
-    fclose(capture_file);
-    capture_file = NULL;
-    fflush(stderr);
+    reason_t *r = ctx;
+    size_t plen = strlen(component_prefix);
+    if (strncmp(line, component_prefix, plen) != 0 || *r->text) return 0;
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(r->text, r->len, "%s", line + plen); /* cut to fit: a reason, not data */
+    clean_text(r->text);
+    return 1;
 }
 
 static void senders_begin(void)
@@ -609,7 +604,8 @@ static void senders_begin(void)
     char reason[REPORT_REASON_LEN] = "";
     capture_stderr();
     int rc = papi_mpit_senders_start();
-    release_stderr_reason(reason, sizeof reason);
+    reason_t r = {reason, sizeof reason};
+    release_stderr(take_first_reason, &r);
     if (rc == PAPI_OK) {
         senders_on = 1;
         return;
@@ -680,7 +676,7 @@ static void report_start(void)
         wait_phase(PH_STARTED);
         add_events(1); /* the sets that could not be attached */
     }
-    release_stderr();
+    release_stderr(take_skip_reason, NULL);
     if (!helper_running && my_rank == 0) note("cannot start a thread: nothing is measured");
     if (my_rank == 0) {
         char folded[1024] = "";

@@ -393,17 +393,6 @@ static int mpit_ntv_code_to_info(unsigned int code, PAPI_event_info_t *info)
     return PAPI_OK;
 }
 
-/* Entry points that may call MPI or take the catalog's lock: a nested call
- * on the same thread (a tool's MPI wrapper, a signal handler) is refused at
- * once instead of waiting for itself. */
-#define GUARDED(call)                                                                                        \
-    do {                                                                                                     \
-        if (!mpit_guard_enter()) return MPIT_REENTERED;                                                      \
-        int guarded_err = (call);                                                                            \
-        mpit_guard_leave();                                                                                  \
-        return guarded_err;                                                                                  \
-    } while (0)
-
 static int mpit_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
                                      hwd_context_t *ctx)
 {

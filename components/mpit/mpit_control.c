@@ -122,8 +122,8 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
         s->handle = NULL;
         return PAPI_EINVAL;
     }
-    SUBDBG("mpit: %s bound to pvar index %d (%s, %d elements)\n", e->name, index,
-           e->parsed.comm == MPIT_COMM_SELF ? "MPI_COMM_SELF" : "MPI_COMM_WORLD", s->count);
+    SUBDBG("mpit: %s bound to pvar index %d (comm=%s, %d elements)\n", e->name, index,
+           e->parsed.comm == MPIT_COMM_SELF ? "self" : "world", s->count);
     s->dtype = e->info.dtype;
     s->elem = e->parsed.elem;
     s->continuous = e->info.continuous;

@@ -30,6 +30,16 @@ static inline int mpit_guard_enter(void)
 
 static inline void mpit_guard_leave(void) { mpit_guard_inside = 0; }
 
+/* The body of an entry point that may call MPI or take a lock: returns
+ * call's result, or MPIT_REENTERED at once on a nested call. */
+#define GUARDED(call)                                                                                        \
+    do {                                                                                                     \
+        if (!mpit_guard_enter()) return MPIT_REENTERED;                                                      \
+        int guarded_err = (call);                                                                            \
+        mpit_guard_leave();                                                                                  \
+        return guarded_err;                                                                                  \
+    } while (0)
+
 /* Around PAPI's overflow dispatch from the component's timer signal: reads
  * made there touch MPI only when the interrupted code was not in the
  * component, and never bind. */

@@ -124,29 +124,14 @@ static int stop_unguarded(void)
     return PAPI_OK;
 }
 
-/* The entry points keep the component's rule: a nested call on the same
- * thread is refused at once. */
-int papi_mpit_senders_start(void)
-{
-    if (!mpit_guard_enter()) return MPIT_REENTERED;
-    int err = start_unguarded();
-    mpit_guard_leave();
-    return err;
-}
+/* The entry points keep the component's rule (mpit_guard.h): a nested call
+ * on the same thread is refused at once. */
+int papi_mpit_senders_start(void) { GUARDED(start_unguarded()); }
 
 int papi_mpit_senders_read(long long *counts, int max, long long *other, int *which)
 {
     if (!counts || !other || !which) return PAPI_EINVAL;
-    if (!mpit_guard_enter()) return MPIT_REENTERED;
-    int err = read_unguarded(counts, max, other, which);
-    mpit_guard_leave();
-    return err;
+    GUARDED(read_unguarded(counts, max, other, which));
 }
 
-int papi_mpit_senders_stop(void)
-{
-    if (!mpit_guard_enter()) return MPIT_REENTERED;
-    int err = stop_unguarded();
-    mpit_guard_leave();
-    return err;
-}
+int papi_mpit_senders_stop(void) { GUARDED(stop_unguarded()); }

@@ -13,16 +13,7 @@
 
 #include "report.h"
 
-static int failures;
-#define EXPECT(cond, ...)                                                                                    \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            failures++;                                                                                      \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                  \
-            fprintf(stderr, __VA_ARGS__);                                                                    \
-            fputc('\n', stderr);                                                                             \
-        }                                                                                                    \
-    } while (0)
+#include "expect.h"
 
 typedef int (*render_t)(FILE *, const report_job_t *);
 
