@@ -24,13 +24,8 @@
  * Fortran programs are caught through the Fortran entry points too (Open
  * MPI's Fortran MPI_INIT calls the C PMPI_Init, never our MPI_Init).
  *
- * Configuration comes from the environment (the script's flags set it):
- *   PAPI_MPIT_REPORT_EVENTS  comma/space-separated events; "default" expands
- *   PAPI_MPIT_REPORT_DIR     output directory: report.txt ranks.csv report.json chart.svg
- *   PAPI_MPIT_REPORT_CHART   events in the chart (default all measured)
- *   PAPI_MPIT_REPORT_QUIET   1: no table on stderr (files only)
- *   PAPI_MPIT_REPORT_LOG     event log mode (see report_log.c)
- *   PAPI_MPIT_REPORT_SENDERS 0: no matrix of unexpected messages by sender
+ * Configuration comes from the environment (the script's flags set it);
+ * every PAPI_MPIT_REPORT_* variable is declared in utils/report-options.tsv.
  * The program's stdout is never written; messages and the table go to
  * rank 0's stderr.
  */
@@ -60,36 +55,6 @@
 
 #define PFX      "papi-mpit-report: "
 #define MAX_SETS 16
-
-/* Portable metrics tried by default even if the component does not list
- * them (yet): each is added if the running MPI provides it, else skipped
- * with a note.  Any other portable metric the component lists is added too,
- * except the costly ones below. */
-static const char *const default_mpit[] = {"mpit:::UNEXPECTED_MSGS",
-                                           "mpit:::BYTES_SENT",
-                                           "mpit:::BYTES_RECEIVED",
-                                           "mpit:::UNEXPECTED_QUEUE_MAX",
-                                           "mpit:::UNEXPECTED_QUEUE_TIME",
-                                           "mpit:::POSTED_QUEUE_MAX",
-                                           "mpit:::OOS_MSGS",
-                                           "mpit:::OOS_QUEUE_MAX",
-                                           "mpit:::BYTES_SENT_MPI",
-                                           "mpit:::BYTES_RECEIVED_MPI",
-                                           "mpit:::UNEXPECTED_QUEUE_LENGTH",
-                                           NULL};
-
-/* Left out of "default" because collecting them slows the program down:
- * for MATCH_TIME Open MPI reads the cycle counter around every match of an
- * arriving message (bench/report_latency.sh, papi-mpit-report(1)).  Each is
- * still measured when named. */
-static const char *const costly_mpit[] = {"mpit:::MATCH_TIME", NULL};
-
-static int is_costly(const char *name)
-{
-    for (int i = 0; costly_mpit[i]; i++)
-        if (strcmp(costly_mpit[i], name) == 0) return 1;
-    return 0;
-}
 
 /* ev_t.quiet: how a skipped event is reported */
 enum { SAY_EACH, SAY_NOTHING, SAY_FOLDED /* defaults: one line for all */ };
@@ -167,31 +132,17 @@ static void push_ev(const char *name, int quiet)
     e->set = -1;
 }
 
-/* "mpit:::UPPER_CASE" is the portable-metric form (no qualifiers). */
-static int is_portable_metric(const char *name)
-{
-    if (strncmp(name, "mpit:::", 7) != 0) return 0;
-    const char *p = name + 7;
-    if (*p < 'A' || *p > 'Z') return 0;
-    for (; *p; p++)
-        if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) return 0;
-    return 1;
-}
-
+/* "default": every portable metric of the component except those costly to
+ * collect (each tried: one the running MPI lacks is named in one folded
+ * line), the cycle counter where the hardware has it, and CPU time. */
 static void push_defaults(void)
 {
-    for (int i = 0; default_mpit[i]; i++) push_ev(default_mpit[i], SAY_FOLDED);
-    int cidx = PAPI_get_component_index("mpit");
-    if (cidx >= 0) {
-        int code = 0 | PAPI_NATIVE_MASK;
-        char name[PAPI_MAX_STR_LEN];
-        int r = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx);
-        while (r == PAPI_OK) {
-            if (PAPI_event_code_to_name(code, name) == PAPI_OK && is_portable_metric(name) &&
-                !is_costly(name))
-                push_ev(name, SAY_FOLDED);
-            r = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx);
-        }
+    const char *name, *cost;
+    char full[REPORT_NAME_LEN];
+    for (int i = 0; (name = papi_mpit_metric(i, &cost)) != NULL; i++) {
+        if (cost) continue;
+        snprintf(full, sizeof full, "mpit:::%s", name);
+        push_ev(full, SAY_FOLDED);
     }
     push_ev("PAPI_TOT_CYC", SAY_NOTHING); /* where the hardware has it */
     push_ev("perf::TASK-CLOCK", SAY_EACH);
@@ -280,71 +231,33 @@ static void default_units(ev_t *e)
         if (strcmp(base, known[i][0]) == 0) snprintf(e->units, sizeof e->units, "%s", known[i][1]);
 }
 
-/* The mpit component explains a name it refuses on stderr ("papi-mpit: NAME:
- * reason"), once per process.  While we add events, stderr goes to a
- * temporary file; those lines become the skip reasons (reported once, by
- * rank 0, with the note) and anything else is passed on unchanged. */
-static FILE *capture_file;
-static int capture_saved_fd = -1;
-
-static void capture_stderr(void)
+/* The mpit component explains a name it refuses ("papi-mpit: NAME: reason"
+ * on stderr, once per process).  While the tool adds its events the
+ * component is quiet and the reasons are asked for (papi_mpit_why): they
+ * become the skip reasons, reported once, by rank 0, with the note.  What it
+ * says of an event that was added (a variable that reads 0) is printed as
+ * the component would have, unless it was said before the events were added
+ * (by announce_before_init, quietly). */
+static void take_component_reasons(void)
 {
-    fflush(stderr);
-    capture_file = tmpfile();
-    if (!capture_file) return;
-    capture_saved_fd = dup(2);
-    if (capture_saved_fd < 0 || dup2(fileno(capture_file), 2) < 0) {
-        if (capture_saved_fd >= 0) close(capture_saved_fd);
-        capture_saved_fd = -1;
-        fclose(capture_file);
-        capture_file = NULL;
-    }
-}
-
-/* Gives stderr back and hands each captured line to take(line, ctx): a line
- * it does not take (returns 0) is printed after all. */
-static void release_stderr(int (*take)(char *line, void *ctx), void *ctx)
-{
-    if (!capture_file) return;
-    fflush(stderr);
-    dup2(capture_saved_fd, 2);
-    close(capture_saved_fd);
-    capture_saved_fd = -1;
-    rewind(capture_file);
-    char line[2048];
-    while (fgets(line, sizeof line, capture_file))
-        if (!take(line, ctx)) fputs(line, stderr);
-    fclose(capture_file);
-    capture_file = NULL;
-    fflush(stderr);
-}
-
-static const char component_prefix[] = "papi-mpit: ";
-
-/* "papi-mpit: NAME: reason" for an event not added: its skip reason. */
-static int take_skip_reason(char *line, void *ctx)
-{
-    (void)ctx;
-    size_t plen = strlen(component_prefix);
-    if (strncmp(line, component_prefix, plen) != 0) return 0;
-    char *name = line + plen, *sep = strstr(name, ": ");
-    if (!sep) return 0;
-    char reason[2048];
-    snprintf(reason, sizeof reason, "%s", sep + 2);
-    reason[strcspn(reason, "\n")] = '\0';
-    *sep = '\0';
-    int used = 0;
+    char why[REPORT_REASON_LEN];
     for (int i = 0; i < nev; i++) {
-        const char *n = evs[i].name;
-        if (strncmp(n, "mpit:::", 7) == 0) n += 7;
-        if (evs[i].set < 0 && (strcmp(n, name) == 0 || strcmp(evs[i].name, name) == 0)) {
-            snprintf(evs[i].reason, sizeof evs[i].reason, "%s", reason);
-            clean_text(evs[i].reason);
-            used = 1;
-        }
+        ev_t *e = &evs[i];
+        if (!papi_mpit_why(e->name, why, sizeof why)) continue;
+        clean_text(why);
+        if (e->set < 0)
+            snprintf(e->reason, sizeof e->reason, "%s", why);
+        else if (strcmp(why, e->reason) != 0)
+            fprintf(stderr, "papi-mpit: %s: %s\n", e->name + (strncmp(e->name, "mpit:::", 7) ? 0 : 7), why);
     }
-    *sep = ':'; /* printed whole when no event took it */
-    return used;
+}
+
+/* Reasons said before the tool's own adds (by announce_before_init) are
+ * not news: remembered in reason, which a skip overwrites. */
+static void note_earlier_reasons(void)
+{
+    for (int i = 0; i < nev; i++)
+        if (papi_mpit_why(evs[i].name, evs[i].reason, sizeof evs[i].reason)) clean_text(evs[i].reason);
 }
 
 static void add_event(ev_t *e, int in_main)
@@ -497,6 +410,7 @@ static void *helper_main(void *arg)
     PAPI_register_thread(); /* PAPI's thread-local state, before any call */
     const char *list = getenv("PAPI_MPIT_REPORT_EVENTS");
     parse_events(list && *list ? list : "default");
+    note_earlier_reasons();
     add_events(0);
     set_phase(PH_STARTED);
     wait_phase(PH_STOP);
@@ -517,13 +431,22 @@ static void announce_before_init(void)
     const char *list = getenv("PAPI_MPIT_REPORT_EVENTS");
     char *copy = strdup(list && *list ? list : "default"), *save = NULL;
     if (!copy) return;
+    int was_quiet = papi_mpit_quiet(1); /* what it refuses is reported after MPI_Init, once */
     for (char *tok = strtok_r(copy, ", \t\n", &save); tok; tok = strtok_r(NULL, ", \t\n", &save)) {
         int code;
-        if (strcmp(tok, "default") == 0)
-            for (int i = 0; default_mpit[i]; i++) PAPI_event_name_to_code(default_mpit[i], &code);
-        else if (strncmp(tok, "mpit:::", 7) == 0 || !strstr(tok, ":::")) /* MATCH_TIME too */
+        const char *metric, *cost;
+        char full[REPORT_NAME_LEN];
+        if (strcmp(tok, "default") == 0) {
+            for (int i = 0; (metric = papi_mpit_metric(i, &cost)) != NULL; i++)
+                if (!cost) {
+                    snprintf(full, sizeof full, "mpit:::%s", metric);
+                    PAPI_event_name_to_code(full, &code);
+                }
+        } else if (strncmp(tok, "mpit:::", 7) == 0 || !strstr(tok, ":::")) { /* MATCH_TIME too */
             PAPI_event_name_to_code(tok, &code);
+        }
     }
+    papi_mpit_quiet(was_quiet);
     free(copy);
 }
 
@@ -573,24 +496,6 @@ static int senders_on, senders_kind, senders_cols;
 static long long *senders_counts, senders_other;
 static char senders_why[REPORT_REASON_LEN]; /* why not, for the report */
 
-/* The first line of the component ("papi-mpit: reason") becomes the
- * reason, printed by nobody: rank 0's report says it once. */
-typedef struct {
-    char *text;
-    size_t len;
-} reason_t;
-
-static int take_first_reason(char *line, void *ctx)
-{
-    reason_t *r = ctx;
-    size_t plen = strlen(component_prefix);
-    if (strncmp(line, component_prefix, plen) != 0 || *r->text) return 0;
-    line[strcspn(line, "\n")] = '\0';
-    snprintf(r->text, r->len, "%s", line + plen); /* cut to fit: a reason, not data */
-    clean_text(r->text);
-    return 1;
-}
-
 static void senders_begin(void)
 {
     const char *want = getenv("PAPI_MPIT_REPORT_SENDERS");
@@ -602,16 +507,15 @@ static void senders_begin(void)
         return;
     }
     char reason[REPORT_REASON_LEN] = "";
-    capture_stderr();
+    int was_quiet = papi_mpit_quiet(1); /* rank 0's report says why, once */
     int rc = papi_mpit_senders_start();
-    reason_t r = {reason, sizeof reason};
-    release_stderr(take_first_reason, &r);
+    papi_mpit_quiet(was_quiet);
     if (rc == PAPI_OK) {
         senders_on = 1;
         return;
     }
-    if (*reason) /* the component's own words say more than the error code */
-        snprintf(senders_why, sizeof senders_why, "%s", reason);
+    if (papi_mpit_why("senders", reason, sizeof reason)) /* its own words say more than the code */
+        snprintf(senders_why, sizeof senders_why, "senders: %s", reason);
     else
         snprintf(senders_why, sizeof senders_why, "papi_mpit_senders_start: %s", PAPI_strerror(rc));
     clean_text(senders_why);
@@ -670,13 +574,14 @@ static void report_start(void)
     selfcheck_begin();
     collect_open();
     selfcheck_end("start-up");
-    capture_stderr();
+    int was_quiet = papi_mpit_quiet(1);
     if (pthread_create(&helper, NULL, helper_main, NULL) == 0) {
         helper_running = 1;
         wait_phase(PH_STARTED);
         add_events(1); /* the sets that could not be attached */
     }
-    release_stderr(take_skip_reason, NULL);
+    papi_mpit_quiet(was_quiet);
+    take_component_reasons();
     if (!helper_running && my_rank == 0) note("cannot start a thread: nothing is measured");
     if (my_rank == 0) {
         char folded[1024] = "";
@@ -933,8 +838,6 @@ static void report_finish(void)
     senders_counts = NULL;
 }
 
-static void report_after_finalize(void) { report_log_after_finalize(); }
-
 /* ---- every init entry point, C or Fortran: only the outermost call of a
  * process measures (a Fortran MPI_INIT may itself call the C PMPI_Init) */
 static int mpi_is_initialized(void);
@@ -976,9 +879,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int MPI_Finalize(void)
 {
     if (state == ST_RUNNING) report_finish();
-    int rc = PMPI_Finalize();
-    report_after_finalize();
-    return rc;
+    return PMPI_Finalize();
 }
 
 /* A look at the unexpected queues where the program says (Open MPI keeps
@@ -1041,7 +942,6 @@ static void fortran_finalize(const char *sym, void *ierr)
         int rc = PMPI_Finalize();
         if (ierr) *(MPI_Fint *)ierr = (MPI_Fint)rc;
     }
-    report_after_finalize();
 }
 
 #define FORTRAN_INIT(sym)                                                                                    \

@@ -23,7 +23,6 @@
 #include "mpit_loader.h"
 #include "mpit_metrics.h"
 #include "mpit_semantics.h"
-#include "mpit_senders.h"
 #include "mpit_values.h"
 #include "mpit_warn.h"
 
@@ -33,7 +32,6 @@ papi_vector_t _mpit_vector;
 #define MPIT_NAME_BUF (MPIT_MAX_NAME + 128)
 #define MPIT_DESC_BUF 512
 
-static const mpit_backend_t *backend;
 static atomic_int backend_ready; /* backend set and its modules told */
 static int listing_only;         /* MPI loaded by us for a listing: nothing to count */
 
@@ -49,8 +47,8 @@ static int qualifier_of(unsigned int code, char *name, int name_len, char *what,
 /* Why entry e cannot be added, into buf; "" when it can. */
 static const char *unusable_reason(const mpit_entry_t *e, char *buf, int len)
 {
-    if (!e->unusable[0] && e->source == MPIT_SOURCE_PVAR && backend && backend->pvar_unavailable &&
-        backend->pvar_unavailable(e->info.name, buf, len))
+    if (!e->unusable[0] && e->source == MPIT_SOURCE_PVAR && mpit_backend() &&
+        mpit_backend()->pvar_unavailable && mpit_backend()->pvar_unavailable(e->info.name, buf, len))
         return buf;
     return e->unusable;
 }
@@ -63,12 +61,9 @@ static void on_mpi_finalize(void)
 
 static int use_backend(const mpit_backend_t *b)
 {
-    backend = b;
     SUBDBG("mpit: using the %s backend\n", b->family);
-    backend->set_finalize_hook(on_mpi_finalize);
-    mpit_catalog_init(backend);
-    mpit_control_set_backend(backend);
-    mpit_senders_set_backend(backend);
+    b->set_finalize_hook(on_mpi_finalize);
+    mpit_backend_use(b);
     atomic_store_explicit(&backend_ready, 1, memory_order_release);
     return PAPI_OK;
 }
@@ -102,7 +97,7 @@ static int mpit_init_component(int cidx)
     v->cmp_info.initialized = 1;
     v->cmp_info.disabled = PAPI_OK;
     v->cmp_info.disabled_reason[0] = '\0';
-    backend = NULL;
+    mpit_backend_use(NULL);
     atomic_store(&backend_ready, 0);
     listing_only = 0;
     if (!mpit_process_has_mpi()) {
@@ -173,8 +168,8 @@ static int mpit_shutdown_component(void)
 {
     if (!mpit_guard_enter()) return MPIT_REENTERED;
     SUBDBG("mpit: shutdown\n");
-    if (backend) mpit_catalog_clear(); /* finalizes MPI_T where this MPI allows it */
-    backend = NULL;
+    if (mpit_backend()) mpit_catalog_clear(); /* finalizes MPI_T where this MPI allows it */
+    mpit_backend_use(NULL);
     atomic_store(&backend_ready, 0);
     mpit_guard_leave();
     _mpit_vector.cmp_info.initialized = 0;

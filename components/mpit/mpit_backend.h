@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI    9
+#define MPIT_BACKEND_ABI    10
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN 256
@@ -84,14 +84,15 @@ typedef struct mpit_pvar_info {
 } mpit_pvar_info_t;
 
 #define MPIT_EVENT_MAX_ELEMS 16
+#define MPIT_ELEM_NAME_LEN   64
 
 typedef struct mpit_event_info {
     char name[MPIT_NAME_LEN];
     char desc[MPIT_DESC_LEN];
     int nelem;
-    char elem_names[MPIT_EVENT_MAX_ELEMS][64]; /* "" when the MPI names none */
-    int elem_dtype[MPIT_EVENT_MAX_ELEMS];      /* enum mpit_dtype */
-    int bind;                                  /* enum mpit_bind */
+    char elem_names[MPIT_EVENT_MAX_ELEMS][MPIT_ELEM_NAME_LEN]; /* "" when the MPI names none */
+    int elem_dtype[MPIT_EVENT_MAX_ELEMS];                      /* enum mpit_dtype */
+    int bind;                                                  /* enum mpit_bind */
     int verbosity;
 } mpit_event_info_t;
 
@@ -125,11 +126,10 @@ typedef struct mpit_backend {
 
     /* MPI_T_init_thread at the application's thread level; once. */
     int (*init)(char *why, size_t why_len);
-    /* Frees MPI_T if and when this MPI allows it (see mpi-facts: opposite orders). */
+    /* Frees MPI_T if and when this MPI allows it (Open MPI and MPICH need opposite orders). */
     void (*shutdown)(void);
     int (*mpi_state)(void);
     void (*set_finalize_hook)(mpit_finalize_hook_t hook);
-    void (*library_version)(char *buf, size_t len);
 
     int (*pvar_num)(int *num);
     int (*pvar_info)(int index, mpit_pvar_info_t *info);

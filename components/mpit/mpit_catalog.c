@@ -1,4 +1,5 @@
 #include "mpit_catalog.h"
+#include "mpit_loader.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -19,12 +20,11 @@
 #include "papi_debug.h" /* SUBDBG: traces in PAPI debug builds (PAPI_DEBUG=SUBSTRATE) */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static const mpit_backend_t *backend;
 static mpit_entry_t *entries[MPIT_CATALOG_MAX];
 static atomic_int size;
 static int num_listed;
 static atomic_int scanned; /* MPI_T pvar indices looked at so far */
-static int events_listed;  /* the event family was appended */
+static int events_listed;  /* the event counters were appended */
 static unsigned char metric_listed[64];
 /* MPI_T_init_thread: 0 not tried, 1 in progress, 2 done, 3 failed */
 enum { MPIT_INIT_NONE, MPIT_INIT_BUSY, MPIT_INIT_DONE, MPIT_INIT_FAILED };
@@ -53,13 +53,6 @@ static const char *const bind_names[] = {
     [MPIT_BIND_OTHER] = "bound to an MPI object",
 };
 
-void mpit_catalog_init(const mpit_backend_t *b)
-{
-    pthread_mutex_lock(&lock);
-    backend = b;
-    pthread_mutex_unlock(&lock);
-}
-
 void mpit_catalog_clear(void)
 {
     pthread_mutex_lock(&lock);
@@ -72,14 +65,12 @@ void mpit_catalog_clear(void)
     atomic_store(&scanned, 0);
     num_listed = events_listed = 0;
     memset(metric_listed, 0, sizeof metric_listed);
-    const mpit_backend_t *b = backend;
+    const mpit_backend_t *b = mpit_backend();
     int ready = atomic_exchange(&mpit_state, MPIT_INIT_NONE) == MPIT_INIT_DONE;
-    backend = NULL;
     pthread_mutex_unlock(&lock);
     if (ready && b) b->shutdown(); /* calls MPI: outside the lock */
 }
 
-int mpit_catalog_size(void) { return atomic_load(&size); }
 int mpit_catalog_num_listed(void) { return num_listed; }
 
 const mpit_entry_t *mpit_catalog_get(int code)
@@ -103,11 +94,11 @@ static int append(mpit_entry_t *e)
     return n;
 }
 
-static mpit_entry_t *new_entry(int family, const char *name)
+static mpit_entry_t *new_entry(int kind, const char *name)
 {
     mpit_entry_t *e = calloc(1, sizeof *e);
     if (!e) return NULL;
-    e->family = family;
+    e->kind = kind;
     e->parsed.comm = MPIT_COMM_WORLD;
     e->parsed.elem = -1;
     e->parsed.cls = -1;
@@ -126,7 +117,7 @@ static int find_variable(const char *name, int cls)
     int n = atomic_load(&size), any = -1;
     for (int i = 0; i < n; i++) {
         const mpit_entry_t *e = entries[i];
-        if (e->family != MPIT_FAMILY_PVAR || !e->listed || strcmp(e->info.name, name) != 0) continue;
+        if (e->kind != MPIT_KIND_PVAR || !e->listed || strcmp(e->info.name, name) != 0) continue;
         if (cls >= 0 ? e->info.cls == cls : e->parsed.cls < 0) return i;
         if (cls < 0 && any < 0) any = i;
     }
@@ -152,21 +143,21 @@ static int find_exact(const char *canonical, int with_pending)
 {
     int n = atomic_load(&size);
     for (int i = 0; i < n; i++)
-        if ((with_pending || entries[i]->family != MPIT_FAMILY_PENDING) &&
+        if ((with_pending || entries[i]->kind != MPIT_KIND_PENDING) &&
             strcmp(entries[i]->name, canonical) == 0)
             return i;
     return -1;
 }
 
-/* Appends "; did you mean X?" with the listed name of family closest to base. */
-static void suggest_listed(const char *base, int family, const char *prefix, char *why, int why_len)
+/* Appends "; did you mean X?" with the listed name of this kind closest to base. */
+static void suggest_listed(const char *base, int kind, const char *prefix, char *why, int why_len)
 {
     mpit_suggestion_t sug;
     mpit_suggest_begin(&sug, base);
     int n = atomic_load(&size);
     size_t plen = prefix ? strlen(prefix) : 0;
     for (int i = 0; i < n; i++)
-        if (entries[i]->listed && entries[i]->family == family &&
+        if (entries[i]->listed && entries[i]->kind == kind &&
             (!prefix || strncmp(entries[i]->name, prefix, plen) == 0))
             mpit_suggest_offer(&sug, entries[i]->name);
     mpit_suggest_append(&sug, why, (size_t)why_len);
@@ -240,7 +231,7 @@ static void scan_pvars(const scan_snapshot_t *snap)
         if (!snap->valid[i - snap->from]) continue;
         const mpit_pvar_info_t *info = &snap->info[i - snap->from];
         if (find_variable(info->name, info->cls) >= 0) continue; /* re-registered */
-        mpit_entry_t *e = new_entry(MPIT_FAMILY_PVAR, info->name);
+        mpit_entry_t *e = new_entry(MPIT_KIND_PVAR, info->name);
         if (!e) break;
         e->info = *info;
         describe_pvar(e);
@@ -286,7 +277,7 @@ static void list_events(void)
         if (id < 0) continue;
         char name[MPIT_MAX_NAME];
         snprintf(name, sizeof name, "%s%s", event_prefix, ev);
-        mpit_entry_t *e = new_entry(MPIT_FAMILY_EVENT, name);
+        mpit_entry_t *e = new_entry(MPIT_KIND_EVENT, name);
         if (!e) return;
         fill_event_entry(e, id);
         snprintf(
@@ -302,7 +293,7 @@ static void list_events(void)
         if (mpit_events_counter_info(id, &ci) != 0) continue;
         char name[MPIT_MAX_NAME];
         snprintf(name, sizeof name, "%s%s", derived_prefix, ci.name);
-        mpit_entry_t *e = new_entry(MPIT_FAMILY_EVENT, name);
+        mpit_entry_t *e = new_entry(MPIT_KIND_EVENT, name);
         if (!e) return;
         fill_event_entry(e, id);
         e->listed = 1;
@@ -346,7 +337,7 @@ static void list_metrics(const scan_snapshot_t *snap)
 {
     for (int i = 0; i < mpit_num_metrics && i < (int)sizeof metric_listed; i++) {
         if (metric_listed[i]) continue;
-        mpit_entry_t *e = new_entry(MPIT_FAMILY_METRIC, mpit_metrics[i].name);
+        mpit_entry_t *e = new_entry(MPIT_KIND_METRIC, mpit_metrics[i].name);
         if (!e) return;
         if (pick_metric_source(&mpit_metrics[i], snap->collecting[i], e) != 0) {
             free(e);
@@ -361,7 +352,7 @@ static void list_metrics(const scan_snapshot_t *snap)
 /* The MPI side of a rescan; 0 when MPI_T cannot be used now. */
 static int collect(scan_snapshot_t *snap)
 {
-    const mpit_backend_t *b = backend;
+    const mpit_backend_t *b = mpit_backend();
     memset(snap, 0, sizeof *snap);
     if (!b || !ensure_mpit(b)) return 0;
     snap->state = b->mpi_state();
@@ -375,7 +366,7 @@ static int collect(scan_snapshot_t *snap)
         if (!snap->info || !snap->valid) n = 0, snap->num = snap->from;
         for (int i = 0; i < n; i++) snap->valid[i] = b->pvar_info(snap->from + i, &snap->info[i]) == MPIT_OK;
     }
-    if (snap->state == MPIT_MPI_RUNNING) mpit_events_setup(b);
+    if (snap->state == MPIT_MPI_RUNNING) mpit_events_setup();
     for (int i = 0; i < mpit_num_metrics && i < (int)(sizeof snap->collecting / sizeof snap->collecting[0]);
          i++)
         for (int k = 0; k < MPIT_METRIC_SOURCES; k++) {
@@ -389,7 +380,7 @@ static int collect(scan_snapshot_t *snap)
 
 static void merge_locked(const scan_snapshot_t *snap)
 {
-    if (!backend) return;
+    if (!mpit_backend()) return;
     scan_pvars(snap);
     if (snap->state == MPIT_MPI_RUNNING) list_events();
     list_metrics(snap);
@@ -452,7 +443,7 @@ static int pvar_qualifier(const mpit_entry_t *e, int q, char *name, int name_len
     int n = atomic_load(&size);
     for (int i = 0; i < n; i++) {
         const mpit_entry_t *t = entries[i];
-        if (t == e || t->family != MPIT_FAMILY_PVAR || !t->listed || t->parsed.cls < 0 ||
+        if (t == e || t->kind != MPIT_KIND_PVAR || !t->listed || t->parsed.cls < 0 ||
             strcmp(t->info.name, e->info.name) != 0 || k++ != q)
             continue;
         p.cls = t->parsed.cls;
@@ -494,8 +485,8 @@ int mpit_catalog_qualifier(int code, int q, char *name, int name_len, char *what
 {
     const mpit_entry_t *e = mpit_catalog_get(code);
     if (!e || !e->listed || q < 0) return -1;
-    if (e->family == MPIT_FAMILY_PVAR) return pvar_qualifier(e, q, name, name_len, what, what_len);
-    if (e->family == MPIT_FAMILY_EVENT) return event_qualifier(e, q, name, name_len, what, what_len);
+    if (e->kind == MPIT_KIND_PVAR) return pvar_qualifier(e, q, name, name_len, what, what_len);
+    if (e->kind == MPIT_KIND_EVENT) return event_qualifier(e, q, name, name_len, what, what_len);
     return -1; /* portable metrics and derived counters take none */
 }
 
@@ -557,8 +548,7 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
     if (base < 0) {
         snprintf(why, why_len, "the running MPI has no MPI_T %s named %s",
                  derived ? "event counter" : "event", rest);
-        suggest_listed(parsed->base, MPIT_FAMILY_EVENT, derived ? derived_prefix : event_prefix, why,
-                       why_len);
+        suggest_listed(parsed->base, MPIT_KIND_EVENT, derived ? derived_prefix : event_prefix, why, why_len);
         return PAPI_ENOEVNT;
     }
     if (parsed->agg == MPIT_AGG_NONE) return base;
@@ -585,8 +575,8 @@ static int lookup_metric(const mpit_metric_t *m, const mpit_name_t *parsed, char
         return PAPI_EINVAL;
     }
     int found = find_exact(m->name, 0);
-    if (found >= 0 && entries[found]->family == MPIT_FAMILY_METRIC) return found;
-    snprintf(why, why_len, "%s is not available on the running %s: it %s", m->name, backend->family,
+    if (found >= 0 && entries[found]->kind == MPIT_KIND_METRIC) return found;
+    snprintf(why, why_len, "%s is not available on the running %s: it %s", m->name, mpit_backend()->family,
              m->needs);
     return PAPI_ENOEVNT;
 }
@@ -600,11 +590,11 @@ static int lookup_pvar(const mpit_name_t *parsed, const char *canonical, char *w
                  mpit_class_name(parsed->cls));
     else if (scanned == 0)
         snprintf(why, why_len, "the running %s exposes no MPI_T performance variables at all",
-                 backend->family);
+                 mpit_backend()->family);
     else {
-        snprintf(why, why_len, "the running %s has no MPI_T variable named %s", backend->family,
+        snprintf(why, why_len, "the running %s has no MPI_T variable named %s", mpit_backend()->family,
                  parsed->base);
-        suggest_listed(parsed->base, MPIT_FAMILY_PVAR, NULL, why, why_len);
+        suggest_listed(parsed->base, MPIT_KIND_PVAR, NULL, why, why_len);
     }
     return PAPI_ENOEVNT;
 }
@@ -648,9 +638,9 @@ static int judged_now(const mpit_name_t *parsed, char *why, int why_len)
 {
     if (in_metric_namespace(parsed->base)) return mpit_metric_find(parsed->base) == NULL;
     if (!is_event_name(parsed->base)) return 0;
-    if (!backend->event_num) {
+    if (!mpit_backend()->event_num) {
         snprintf(why, why_len, "the running %s has no MPI_T events API (MPI 4.0 events), so no %s",
-                 backend->family, parsed->base);
+                 mpit_backend()->family, parsed->base);
         return 1;
     }
     if (strncmp(parsed->base, derived_prefix, sizeof derived_prefix - 1) != 0) return 0;
@@ -676,7 +666,7 @@ static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int s
                          char *why, int why_len)
 {
     int found = find_exact(canonical, 1);
-    if (found >= 0 && entries[found]->family != MPIT_FAMILY_PENDING) {
+    if (found >= 0 && entries[found]->kind != MPIT_KIND_PENDING) {
         *code = found;
         return PAPI_OK;
     }
@@ -696,7 +686,7 @@ static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int s
     if (c == PAPI_ENOEVNT && state == MPIT_MPI_NOT_STARTED && !judged_now(parsed, why, why_len)) {
         /* Many variables and all events appear only during MPI_Init: accept
          * the name now and resolve it when the event set starts. */
-        mpit_entry_t *e = new_entry(MPIT_FAMILY_PENDING, canonical);
+        mpit_entry_t *e = new_entry(MPIT_KIND_PENDING, canonical);
         if (!e) return PAPI_ENOMEM;
         e->parsed = *parsed;
         snprintf(
@@ -718,7 +708,7 @@ int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
 {
     mpit_name_t parsed;
     char canonical[MPIT_MAX_NAME + 128];
-    const mpit_backend_t *b = backend;
+    const mpit_backend_t *b = mpit_backend();
     why[0] = '\0';
     if (!b) return PAPI_ECMP;
     if (mpit_name_parse(text, &parsed, why, why_len) != MPIT_NAME_OK) return PAPI_EINVAL;
@@ -733,7 +723,8 @@ int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
     mpit_catalog_rescan();
     int state = b->mpi_state(), pending = 0;
     pthread_mutex_lock(&lock);
-    int err = backend ? lookup_locked(&parsed, canonical, state, code, &pending, why, why_len) : PAPI_ECMP;
+    int err =
+        mpit_backend() ? lookup_locked(&parsed, canonical, state, code, &pending, why, why_len) : PAPI_ECMP;
     pthread_mutex_unlock(&lock);
     if (pending) request_sources(b, &parsed); /* tells MPI: outside the lock */
     return err;
@@ -747,12 +738,12 @@ int mpit_catalog_resolve(int code, char *why, int why_len)
         snprintf(why, why_len, "unknown mpit event code %d", code);
         return PAPI_ENOEVNT;
     }
-    if (e->family != MPIT_FAMILY_PENDING) return PAPI_OK;
+    if (e->kind != MPIT_KIND_PENDING) return PAPI_OK;
     mpit_catalog_rescan();
     pthread_mutex_lock(&lock);
     mpit_entry_t *p = entries[code];
     int err = PAPI_OK;
-    if (p->family == MPIT_FAMILY_PENDING) {
+    if (p->kind == MPIT_KIND_PENDING) {
         char canonical[sizeof p->name];
         snprintf(canonical, sizeof canonical, "%s", p->name);
         int c = resolve_name(&p->parsed, canonical, why, why_len);

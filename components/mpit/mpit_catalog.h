@@ -1,6 +1,6 @@
 /*
  * The catalog: one append-only table of event descriptors, indexed by the
- * component's native event code, for the three families (MPI_T pvars, MPI_T
+ * component's native event code, for the three kinds (MPI_T pvars, MPI_T
  * event counters, portable metrics).  Entries are never moved or removed, so
  * a code stays valid while MPI_T grows (rescans append) and readers need no
  * lock.
@@ -26,17 +26,17 @@
 _Static_assert(MPIT_CATALOG_MAX <= 1 << MPIT_QUALIFIER_SHIFT,
                "catalog codes must fit below the qualifier bits");
 
-enum mpit_family {
-    MPIT_FAMILY_PVAR,   /* mpit:::<pvar name> */
-    MPIT_FAMILY_EVENT,  /* mpit:::event.<event>, mpit:::derived.<counter> */
-    MPIT_FAMILY_METRIC, /* mpit:::<PORTABLE_NAME> */
-    MPIT_FAMILY_PENDING /* asked for before MPI_Init, not (yet) known */
+enum mpit_entry_kind {
+    MPIT_KIND_PVAR,   /* mpit:::<pvar name> */
+    MPIT_KIND_EVENT,  /* mpit:::event.<event>, mpit:::derived.<counter> */
+    MPIT_KIND_METRIC, /* mpit:::<PORTABLE_NAME> */
+    MPIT_KIND_PENDING /* asked for before MPI_Init, not (yet) known */
 };
 
 typedef struct mpit_entry {
     char name[MPIT_MAX_NAME + 128]; /* canonical name, qualifiers included */
     mpit_name_t parsed;
-    int family; /* enum mpit_family */
+    int kind;   /* enum mpit_entry_kind */
     int listed; /* shown by enumeration */
     int base;   /* code of the listed entry it refines */
     /* how a read gets its value */
@@ -52,13 +52,11 @@ typedef struct mpit_entry {
     char unusable[MPIT_NAME_LEN + 256]; /* non-empty: why it cannot be added */
 } mpit_entry_t;
 
-void mpit_catalog_init(const mpit_backend_t *backend);
 void mpit_catalog_clear(void);
 
 /* Appends what MPI_T gained since the last scan (cheap when nothing). */
 void mpit_catalog_rescan(void);
 
-int mpit_catalog_size(void);
 int mpit_catalog_num_listed(void);
 const mpit_entry_t *mpit_catalog_get(int code);
 

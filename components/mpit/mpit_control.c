@@ -9,6 +9,7 @@
 #include "mpit_catalog.h"
 #include "mpit_events.h"
 #include "mpit_guard.h"
+#include "mpit_loader.h"
 #include "mpit_metrics.h"
 #include "mpit_read.h"
 #include "mpit_semantics.h"
@@ -19,14 +20,7 @@
 
 #include "papi_debug.h" /* SUBDBG: traces in PAPI debug builds (PAPI_DEBUG=SUBSTRATE) */
 
-static const mpit_backend_t *backend;
 static atomic_int mpi_gone;
-
-void mpit_control_set_backend(const mpit_backend_t *b)
-{
-    backend = b;
-    mpit_read_set_backend(b);
-}
 
 void mpit_control_mpi_gone(void) { atomic_store_explicit(&mpi_gone, 1, memory_order_release); }
 
@@ -45,7 +39,7 @@ static void unbind(mpit_control_t *cs)
         cs->slot[i].raw = NULL;
         cs->slot[i].handle = NULL; /* freed with the session */
     }
-    if (cs->session && backend) backend->session_free(cs->session);
+    if (cs->session && mpit_backend()) mpit_backend()->session_free(cs->session);
     cs->session = NULL;
     cs->bound = 0;
 }
@@ -63,8 +57,8 @@ static int check_entry(int code, char *why, int why_len)
         return PAPI_ENOSUPP;
     }
     /* asked each time: a component may be selected in MPI_Init */
-    if (e->source == MPIT_SOURCE_PVAR && backend->pvar_unavailable &&
-        backend->pvar_unavailable(e->info.name, why, (size_t)why_len))
+    if (e->source == MPIT_SOURCE_PVAR && mpit_backend()->pvar_unavailable &&
+        mpit_backend()->pvar_unavailable(e->info.name, why, (size_t)why_len))
         return PAPI_ECMP;
     return PAPI_OK;
 }
@@ -97,19 +91,19 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
         return PAPI_OK;
     }
     int index;
-    if (backend->pvar_index(e->info.name, e->info.cls, &index) != MPIT_OK) {
+    if (mpit_backend()->pvar_index(e->info.name, e->info.cls, &index) != MPIT_OK) {
         if (state == MPIT_MPI_NOT_STARTED) return *waits = 1, PAPI_OK;
         snprintf(why, why_len, "MPI_T no longer has the variable %s", e->info.name);
         return PAPI_ENOEVNT;
     }
-    if (backend->pvar_collecting && !backend->pvar_collecting(e->info.name)) {
+    if (mpit_backend()->pvar_collecting && !mpit_backend()->pvar_collecting(e->info.name)) {
         snprintf(why, why_len,
                  "%s is not collected: Open MPI counts an SPC only when it is attached before MPI_Init "
                  "(add the event before MPI_Init, or set OMPI_MCA_mpi_spc_attach=all)",
                  e->info.name);
         return PAPI_ECMP;
     }
-    err = backend->handle_alloc(cs->session, index, e->parsed.comm, &s->handle, &s->count);
+    err = mpit_backend()->handle_alloc(cs->session, index, e->parsed.comm, &s->handle, &s->count);
     if (err == MPIT_ERR_NO_OBJECT && state == MPIT_MPI_NOT_STARTED) return *waits = 1, PAPI_OK;
     if (err != MPIT_OK) {
         snprintf(why, why_len, "the MPI refused a handle for %s (MPI_T_pvar_handle_alloc failed)", e->name);
@@ -141,14 +135,14 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
  * slot that cannot be bound is said on stderr and reads 0; the others count. */
 static int bind(mpit_control_t *cs, int tolerant, char *why, int why_len)
 {
-    int state = backend->mpi_state();
+    int state = mpit_backend()->mpi_state();
     if (state == MPIT_MPI_FINALIZED) {
         snprintf(why, why_len, "MPI is finalized; MPI_T variables can no longer be read");
         return PAPI_ENOTRUN;
     }
     unbind(cs);
     mpit_catalog_rescan();
-    if (backend->session_create(&cs->session) != MPIT_OK) {
+    if (mpit_backend()->session_create(&cs->session) != MPIT_OK) {
         snprintf(why, why_len, "MPI_T_pvar_session_create failed");
         return PAPI_ESYS;
     }
@@ -200,7 +194,7 @@ int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why
     }
     /* Like opening a hardware counter at add time: a variable MPI cannot
      * bind is reported by PAPI_add_event, not later by PAPI_start. */
-    if (num > 0 && backend->mpi_state() == MPIT_MPI_RUNNING) {
+    if (num > 0 && mpit_backend()->mpi_state() == MPIT_MPI_RUNNING) {
         int err = bind(cs, 0, why, why_len);
         if (err != PAPI_OK) {
             unbind(cs);
@@ -237,7 +231,7 @@ static void reference_slot(mpit_control_t *cs, int i, int from_zero, uint64_t *n
         /* A watermark that can be reset counts from now; a continuous one
          * is read once so that an MPI that resets on read starts afresh. */
         if (!s->continuous)
-            backend->handle_reset(s->handle);
+            mpit_backend()->handle_reset(s->handle);
         else if (mpit_read_slot(s, &v, now) == MPIT_OK && s->shared_key >= 0) {
             mpit_watermark_unwatch(s->watermark_cell);
             mpit_watermark_offer(s->shared_key, v.i); /* others' maximum, not ours */
@@ -261,7 +255,7 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
         snprintf(why, why_len, "MPI is finalized; MPI_T variables can no longer be read");
         return PAPI_ENOTRUN;
     }
-    if (!cs->bound || (cs->bound_before_mpi && backend->mpi_state() == MPIT_MPI_RUNNING)) {
+    if (!cs->bound || (cs->bound_before_mpi && mpit_backend()->mpi_state() == MPIT_MPI_RUNNING)) {
         int err = bind(cs, 0, why, why_len);
         if (err != PAPI_OK) {
             unbind(cs);
@@ -269,7 +263,7 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
         }
     }
     for (int i = 0; i < cs->num; i++)
-        if (cs->slot[i].handle) backend->handle_start(cs->slot[i].handle);
+        if (cs->slot[i].handle) mpit_backend()->handle_start(cs->slot[i].handle);
     take_reference(cs);
     SUBDBG("mpit: set of %d events started%s\n", cs->num, cs->bound_before_mpi ? " before MPI_Init" : "");
     mpit_read_plan(cs);
@@ -297,7 +291,7 @@ static int rebind_stale(mpit_control_t *cs, int i, char *why, int why_len)
     if (err != PAPI_OK) return err;
     uint64_t now = 0;
     mpit_value_t v;
-    backend->handle_start(s->handle);
+    mpit_backend()->handle_start(s->handle);
     if (mpit_read_slot(s, &v, &now) != MPIT_OK) return PAPI_ESYS;
     if (s->is_float)
         s->start.d = v.d - carried.d;
@@ -313,7 +307,7 @@ static void catch_up_after_init(mpit_control_t *cs)
 {
     char why[256];
     uint64_t now = 0;
-    if (backend->mpi_state() != MPIT_MPI_RUNNING) return;
+    if (mpit_backend()->mpi_state() != MPIT_MPI_RUNNING) return;
     cs->bound_before_mpi = 0; /* once */
     mpit_catalog_rescan();
     for (int i = 0; i < cs->num; i++) {
@@ -328,7 +322,7 @@ static void catch_up_after_init(mpit_control_t *cs)
             int waits;
             err = bind_slot(cs, s, MPIT_MPI_RUNNING, &waits, why, sizeof why);
             if (err == PAPI_OK) {
-                if (s->handle) backend->handle_start(s->handle);
+                if (s->handle) mpit_backend()->handle_start(s->handle);
                 reference_slot(cs, i, 1, &now);
             }
         }
@@ -367,7 +361,7 @@ int mpit_control_stop(mpit_control_t *cs)
     cs->fresh = 0;
     if (gone()) return PAPI_OK;
     for (int i = 0; i < cs->num; i++)
-        if (cs->slot[i].handle) backend->handle_stop(cs->slot[i].handle);
+        if (cs->slot[i].handle) mpit_backend()->handle_stop(cs->slot[i].handle);
     return PAPI_OK;
 }
 

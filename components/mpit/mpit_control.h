@@ -53,7 +53,6 @@ typedef struct mpit_control {
     int fresh;     /* the last call was a complete read: a reset can take its values */
 } mpit_control_t;
 
-void mpit_control_set_backend(const mpit_backend_t *backend);
 /* MPI is finalizing: from now on reads return the last values. */
 void mpit_control_mpi_gone(void);
 

@@ -95,7 +95,8 @@ typedef struct counter {
 
 struct mpit_engine {
     int nev, slots, bound, nrows, nctr;
-    int gated; /* rules run only while active (mpit_engine_gate) */
+    int gated;           /* rules run only while active (mpit_engine_gate) */
+    atomic_int watching; /* a watcher wants every element and timestamp */
     evstate_t *ev;
     const mpit_rule_t *rows;
     int *row_active;
@@ -1134,8 +1135,6 @@ int mpit_engine_rule_available(const mpit_engine_t *e, const char *name, char *w
     return 0;
 }
 
-int mpit_engine_num_counters(const mpit_engine_t *e) { return e ? e->nctr : 0; }
-
 int mpit_engine_counter_info(const mpit_engine_t *e, int id, mpit_counter_info_t *info)
 {
     static const char *raw_desc[] = {
@@ -1206,6 +1205,10 @@ static void refresh_plan(mpit_engine_t *e, int ev)
     uint64_t m = atomic_load_explicit(&E->track, memory_order_relaxed);
     for (int i = 0; m && i < all; i++, m >>= 1)
         if ((m & 1) && i + 1 > n) n = i + 1;
+    if (atomic_load(&e->watching)) {
+        n = E->nelem;
+        time = MPIT_PLAN_TIME;
+    }
     if (E->noread) n = 0;
     atomic_store(&E->running, running);
     atomic_store(&E->plan, (unsigned)n | time);
@@ -1216,6 +1219,19 @@ const _Atomic unsigned *mpit_engine_event_plan(mpit_engine_t *e, int ev)
     static _Atomic unsigned nothing;
     if (!e || ev < 0 || ev >= e->nev || !e->ev[ev].described) return &nothing;
     return &e->ev[ev].plan;
+}
+
+void mpit_engine_watch(mpit_engine_t *e, int on)
+{
+    if (!e) return;
+    atomic_store(&e->watching, on);
+    for (int ev = 0; ev < e->nev; ev++)
+        if (e->ev[ev].described) refresh_plan(e, ev);
+}
+
+int mpit_engine_event_readable(const mpit_engine_t *e, int ev)
+{
+    return e && ev >= 0 && ev < e->nev && e->ev[ev].described && !e->ev[ev].noread;
 }
 
 void mpit_engine_gate(mpit_engine_t *e)
@@ -1273,6 +1289,19 @@ const char *mpit_engine_summable_element(const mpit_engine_t *e, int ev, int ele
     return E->elem[elem];
 }
 
+/* An element named by its position ("0", "1", ...) whatever its name: the
+ * name an MPI gives it may change between versions, its place does not. */
+static int element_position(const char *text)
+{
+    int k = 0;
+    if (!*text) return -1;
+    for (; *text; text++) {
+        if (*text < '0' || *text > '9' || k > MAX_ELEMS) return -1;
+        k = k * 10 + (*text - '0');
+    }
+    return k;
+}
+
 int mpit_engine_find_counter(mpit_engine_t *e, const char *name)
 {
     const char *q;
@@ -1288,7 +1317,7 @@ int mpit_engine_find_counter(mpit_engine_t *e, const char *name)
         if (!q && !strcmp(E->name, name)) return mpit_engine_raw_counter(e, i, MPIT_RAW_COUNT, -1);
         if (q && strlen(E->name) == (size_t)(q - name) && !strncmp(E->name, name, (size_t)(q - name)))
             for (int k = 0; k < E->nelem; k++)
-                if (!strcmp(E->elem[k], q + 5))
+                if (!strcmp(E->elem[k], q + 5) || element_position(q + 5) == k)
                     return mpit_engine_raw_counter(e, i, q[1] == 's' ? MPIT_RAW_SUM : MPIT_RAW_MAX, k);
     }
     return -1;

@@ -66,7 +66,6 @@ int mpit_engine_bind(mpit_engine_t *eng, const mpit_rule_t *rules, int nrules, u
 /* 1 if a row named rule_name is active, else 0 with the reason in why. */
 int mpit_engine_rule_available(const mpit_engine_t *eng, const char *rule_name, char *why, size_t why_len);
 
-int mpit_engine_num_counters(const mpit_engine_t *eng);
 /* 0, or -1 for an unknown id. Strings live as long as the engine. */
 int mpit_engine_counter_info(const mpit_engine_t *eng, int id, mpit_counter_info_t *info);
 
@@ -118,6 +117,13 @@ int mpit_engine_activate(mpit_engine_t *eng, int counter_id, int delta, uint64_t
  * low bits say how many leading elements to read, MPIT_PLAN_TIME whether a
  * running rule needs the timestamp. */
 const _Atomic unsigned *mpit_engine_event_plan(mpit_engine_t *eng, int ev);
+
+/* on 1: the plan of every event type asks for all its elements (unless its
+ * data is unreadable) and the timestamp, for a watcher of every instance;
+ * on 0: back to what the running rules need. */
+void mpit_engine_watch(mpit_engine_t *eng, int on);
+/* 0 when a rule marks the event type's data unreadable (MPIT_REF_NOREAD). */
+int mpit_engine_event_readable(const mpit_engine_t *eng, int ev);
 
 /* GROUP rules: the counts by value behind counter id (any of the rule's
  * counters): counts[0..max-1], and in *other what has no slot among those.

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpit_loader.h"
 #include "mpit_rules.h"
 #include <unistd.h> /* getpid, in PAPI's debug label */
 
 #include "papi_debug.h" /* SUBDBG: traces in PAPI debug builds (PAPI_DEBUG=SUBSTRATE) */
 
-static const mpit_backend_t *backend;
 /* Set-up and subscription call MPI, so no lock is held: the first thread
  * does them; others see "not ready yet" and carry on. */
 enum { SETUP_NONE, SETUP_BUSY, SETUP_DONE };
@@ -53,13 +53,14 @@ static int kind_of(int dtype)
 static int setup_once(void)
 {
     int n = 0;
-    if (!backend->event_num) {
-        snprintf(why, sizeof why, "this %s has no MPI_T events API (MPI 4.0 events)", backend->family);
+    if (!mpit_backend()->event_num) {
+        snprintf(why, sizeof why, "this %s has no MPI_T events API (MPI 4.0 events)", mpit_backend()->family);
         return 0;
     }
-    if (backend->event_num(&n) != MPIT_OK || n <= 0) {
-        snprintf(why, sizeof why, "the running %s exposes no MPI_T events%s", backend->family,
-                 strcmp(backend->family, "MPICH") == 0 ? " (MPICH needs --enable-mpit-events=yes)" : "");
+    if (mpit_backend()->event_num(&n) != MPIT_OK || n <= 0) {
+        snprintf(why, sizeof why, "the running %s exposes no MPI_T events%s", mpit_backend()->family,
+                 strcmp(mpit_backend()->family, "MPICH") == 0 ? " (MPICH needs --enable-mpit-events=yes)"
+                                                              : "");
         return 0;
     }
     types = calloc((size_t)n, sizeof *types);
@@ -71,7 +72,7 @@ static int setup_once(void)
     for (int i = 0; i < n; i++) {
         const char *names[MPIT_EVENT_MAX_ELEMS];
         int kinds[MPIT_EVENT_MAX_ELEMS];
-        if (backend->event_info(i, &types[i]) != MPIT_OK) {
+        if (mpit_backend()->event_info(i, &types[i]) != MPIT_OK) {
             types[i].name[0] = '\0';
             types[i].nelem = 0;
         }
@@ -96,12 +97,12 @@ int mpit_events_ready(void)
     return atomic_load_explicit(&setup_state, memory_order_acquire) == SETUP_DONE && engine && num_types > 0;
 }
 
-int mpit_events_setup(const mpit_backend_t *b)
+int mpit_events_setup(void)
 {
     int expected = SETUP_NONE;
-    if (b->mpi_state() == MPIT_MPI_RUNNING &&
+    const mpit_backend_t *b = mpit_backend();
+    if (b && b->mpi_state() == MPIT_MPI_RUNNING &&
         atomic_compare_exchange_strong(&setup_state, &expected, SETUP_BUSY)) {
-        backend = b;
         if (!setup_once()) {
             SUBDBG("mpit: no MPI_T events: %s\n", why);
         }
@@ -122,9 +123,16 @@ int mpit_events_counter_info(int id, mpit_counter_info_t *info)
 
 static const _Atomic unsigned *plan(void *ctx, int index) { return mpit_engine_event_plan(ctx, index); }
 
+/* A watcher of every instance: its context is stored before the function
+ * (release), so a callback that sees the function sees its context. */
+static _Atomic mpit_events_watcher_t watcher;
+static void *_Atomic watcher_ctx;
+
 static void deliver(void *ctx, int index, uint64_t ts, const int64_t *el, int n)
 {
     mpit_engine_dispatch(ctx, index, ts, el, n);
+    mpit_events_watcher_t w = atomic_load_explicit(&watcher, memory_order_acquire);
+    if (w) w(atomic_load_explicit(&watcher_ctx, memory_order_relaxed), index, ts, el, n);
 }
 
 /* Events the MPI itself could not deliver are added to the engine's own
@@ -140,14 +148,34 @@ static void dropped(void *ctx, int index, uint64_t count)
 int mpit_events_subscribe(void)
 {
     if (!mpit_events_ready()) return -1;
-    if (backend->mpi_state() != MPIT_MPI_RUNNING || atomic_exchange(&subscribed, 1)) return 0;
+    if (mpit_backend()->mpi_state() != MPIT_MPI_RUNNING || atomic_exchange(&subscribed, 1)) return 0;
     mpit_event_sink_t sink = {plan, deliver, dropped, engine};
     int err = 0;
     for (int i = 0; i < num_types; i++)
-        if (types[i].name[0] && backend->event_subscribe(i, &sink) != MPIT_OK) err = -1;
+        if (types[i].name[0] && mpit_backend()->event_subscribe(i, &sink) != MPIT_OK) err = -1;
     SUBDBG("mpit: MPI_T event callbacks registered%s\n", err ? " (some failed)" : "");
     return err;
 }
+
+int mpit_events_watch(mpit_events_watcher_t fn, void *ctx)
+{
+    if (!mpit_events_ready()) return -1;
+    if (!fn) {
+        mpit_engine_watch(engine, 0);
+        atomic_store_explicit(&watcher, NULL, memory_order_release);
+        return 0;
+    }
+    atomic_store_explicit(&watcher_ctx, ctx, memory_order_relaxed);
+    atomic_store_explicit(&watcher, fn, memory_order_release);
+    mpit_engine_watch(engine, 1);
+    return mpit_events_subscribe();
+}
+
+const mpit_event_info_t *mpit_events_type(int i) { return i >= 0 && i < num_types ? &types[i] : NULL; }
+
+int mpit_events_type_readable(int i) { return mpit_events_ready() && mpit_engine_event_readable(engine, i); }
+
+uint64_t mpit_events_dropped_by_mpi(void) { return mpi_dropped; }
 
 void mpit_events_activate(int id, int delta)
 {
@@ -175,7 +203,7 @@ int64_t mpit_events_read(int id, uint64_t now_ns)
 
 uint64_t mpit_events_now(void)
 {
-    return backend && backend->event_now_ns && subscribed ? backend->event_now_ns() : 0;
+    return mpit_backend() && mpit_backend()->event_now_ns && subscribed ? mpit_backend()->event_now_ns() : 0;
 }
 
 void mpit_events_forget(void) { subscribed = 0; }

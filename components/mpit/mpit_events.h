@@ -1,5 +1,5 @@
 /*
- * The event family: MPI_T events (MPI 4.0) fed through the rule engine into
+ * The event counters: MPI_T events (MPI 4.0) fed through the rule engine into
  * counters.  Set up once MPI runs (event types register during MPI_Init);
  * callbacks are registered on first use, so programs that count no event
  * pay nothing inside MPI.
@@ -15,7 +15,7 @@
 
 /* Builds the engine for the running MPI (idempotent; not before MPI_Init).
  * Returns 1 when there are events, 0 when not (mpit_events_why says why). */
-int mpit_events_setup(const mpit_backend_t *backend);
+int mpit_events_setup(void);
 /* The engine is built and has event types (no MPI call). */
 int mpit_events_ready(void);
 const char *mpit_events_why(void);
@@ -46,6 +46,20 @@ int mpit_events_needs_now(int id);
 /* Hot path: lock-free. */
 int64_t mpit_events_read(int id, uint64_t now_ns);
 uint64_t mpit_events_now(void);
+
+/* Every instance of every type, besides the counters (papi_mpit_watch_*):
+ * fn runs inside MPI, as the callbacks do.  fn NULL stops.  0, or -1 when
+ * the engine is not set up. */
+typedef void (*mpit_events_watcher_t)(void *ctx, int index, uint64_t timestamp_ns, const int64_t *elements,
+                                      int nelements);
+int mpit_events_watch(mpit_events_watcher_t fn, void *ctx);
+/* Type index as the MPI describes it (element names completed by the
+ * backend), NULL past the last. */
+const mpit_event_info_t *mpit_events_type(int index);
+/* 0 when the running MPI's data for this type must not be read. */
+int mpit_events_type_readable(int index);
+/* Instances the MPI said it could not deliver. */
+uint64_t mpit_events_dropped_by_mpi(void);
 
 /* MPI is finalizing: callbacks were freed by the backend; keep the values. */
 void mpit_events_forget(void);

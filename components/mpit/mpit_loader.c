@@ -3,6 +3,8 @@
 #endif
 #include "mpit_loader.h"
 
+const mpit_backend_t *_Atomic mpit_backend_in_use;
+
 #include <dlfcn.h>
 #include <libgen.h>
 #include <stdio.h>

@@ -29,6 +29,7 @@ typedef struct mpit_metric {
     int read_kind;                                     /* enum mpit_read_kind, for pvar sources */
     mpit_metric_source_t sources[MPIT_METRIC_SOURCES]; /* best first */
     const char *needs;                                 /* what would provide it, for the error message */
+    const char *cost; /* NULL, or why collecting it slows MPI down: left out of default lists */
 } mpit_metric_t;
 
 extern const mpit_metric_t mpit_metrics[];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mpit_events.h"
+#include "mpit_loader.h"
 #include "mpit_metrics.h"
 #include "mpit_semantics.h"
 #include "mpit_watermarks.h"
@@ -26,10 +27,6 @@ enum mpit_read_op {
     OP_EVENT        /* an event counter read as it is (levels, maxima) */
 };
 
-static const mpit_backend_t *backend;
-
-void mpit_read_set_backend(const mpit_backend_t *b) { backend = b; }
-
 /* now_ns: the event clock, fetched at most once per PAPI_read. */
 int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
 {
@@ -40,7 +37,7 @@ int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
         return MPIT_OK;
     }
     if (!s->handle) return MPIT_ERR_NOT_FOUND;
-    int err = backend->handle_read(s->handle, s->raw);
+    int err = mpit_backend()->handle_read(s->handle, s->raw);
     if (err != MPIT_OK) return err;
     *v = mpit_value_extract(s->raw, s->dtype, s->count, s->elem);
     if (s->scale != 1) {
@@ -139,13 +136,14 @@ void mpit_read_plan(mpit_control_t *cs)
     for (int i = 0; i < cs->num; i++)
         if (cs->slot[i].op > OP_I64_DELTA && cs->slot[i].op <= OP_PVAR) plan_pvar(cs, i, 0);
     mpit_read_unplan(cs);
-    if (cs->num_pvars) cs->batch = backend->batch_create(cs->pvar_handles, cs->pvar_bufs, cs->num_pvars);
+    if (cs->num_pvars)
+        cs->batch = mpit_backend()->batch_create(cs->pvar_handles, cs->pvar_bufs, cs->num_pvars);
     if (!cs->batch) cs->num_pvars = cs->num_counters = 0; /* out of memory: variables keep their values */
 }
 
 void mpit_read_unplan(mpit_control_t *cs)
 {
-    if (cs->batch && backend) backend->batch_free(cs->batch);
+    if (cs->batch && mpit_backend()) mpit_backend()->batch_free(cs->batch);
     cs->batch = NULL;
 }
 
@@ -186,7 +184,7 @@ void mpit_read_all(mpit_control_t *cs)
 {
     int n = cs->num_pvars, c = cs->num_counters;
     /* one failed read (MPI tearing down): keep the last values of them all */
-    int got = n && backend->batch_read(cs->batch) == MPIT_OK ? n : 0;
+    int got = n && mpit_backend()->batch_read(cs->batch) == MPIT_OK ? n : 0;
     if (got < c) c = got;
     for (int k = 0; k < c; k++) cs->values[cs->pvar_slot[k]] = cs->counter_last[k] - cs->counter_start[k];
     for (int k = c; k < got; k++) apply_pvar(cs, cs->pvar_slot[k]);
@@ -229,7 +227,7 @@ int mpit_read_reset_from_last(mpit_control_t *cs)
                 mpit_watermark_unwatch(s->watermark_cell);
                 s->watermark_cell = mpit_watermark_watch(s->shared_key);
             } else if (!s->continuous) {
-                backend->handle_reset(s->handle);
+                mpit_backend()->handle_reset(s->handle);
             }
             break;
         default: break;

@@ -9,8 +9,6 @@
 
 #include "mpit_control.h"
 
-void mpit_read_set_backend(const mpit_backend_t *backend);
-
 /* One slot, read on its own (references, rebinding): MPIT_OK or an error.
  * now_ns: the event clock, fetched at most once per call sequence. */
 int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns);

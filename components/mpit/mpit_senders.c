@@ -17,14 +17,13 @@
 #include "mpit_catalog.h"
 #include "mpit_events.h"
 #include "mpit_guard.h"
-#include "mpit_senders.h"
+#include "mpit_loader.h"
 #include "mpit_warn.h"
 #include "papi.h"
 
 #define BY_SOURCE_RULE "unexpected_by_source"
 #define QUEUE_BY_PEER  "pml_ob1_unexpected_msgq_length"
 
-static const mpit_backend_t *backend;
 static int kind;         /* enum papi_mpit_senders_kind while started, else 0 */
 static int rule_id = -1; /* COUNT: the engine counter */
 static uint64_t start_counts[PAPI_MPIT_SENDERS_MAX], start_other;
@@ -33,8 +32,6 @@ static mpit_handle_t *handle;
 static int peers;
 static unsigned *queue;
 static long long queue_max[PAPI_MPIT_SENDERS_MAX];
-
-void mpit_senders_set_backend(const mpit_backend_t *b) { backend = b; }
 
 static int start_counting(void)
 {
@@ -48,15 +45,15 @@ static int start_counting(void)
 static int start_queue_watch(void)
 {
     int index;
-    if (backend->pvar_index(QUEUE_BY_PEER, MPIT_CLASS_SIZE, &index) != MPIT_OK) return -1;
-    if (backend->session_create(&session) != MPIT_OK) return -1;
-    if (backend->handle_alloc(session, index, MPIT_COMM_WORLD, &handle, &peers) != MPIT_OK ||
+    if (mpit_backend()->pvar_index(QUEUE_BY_PEER, MPIT_CLASS_SIZE, &index) != MPIT_OK) return -1;
+    if (mpit_backend()->session_create(&session) != MPIT_OK) return -1;
+    if (mpit_backend()->handle_alloc(session, index, MPIT_COMM_WORLD, &handle, &peers) != MPIT_OK ||
         !(queue = calloc((size_t)(peers > 0 ? peers : 1), sizeof *queue))) {
-        backend->session_free(session);
+        mpit_backend()->session_free(session);
         session = NULL;
         return -1;
     }
-    backend->handle_start(handle);
+    mpit_backend()->handle_start(handle);
     memset(queue_max, 0, sizeof queue_max);
     return 0;
 }
@@ -64,7 +61,7 @@ static int start_queue_watch(void)
 static int start_unguarded(void)
 {
     if (kind) return PAPI_EISRUN;
-    if (!backend || backend->mpi_state() != MPIT_MPI_RUNNING) {
+    if (!mpit_backend() || mpit_backend()->mpi_state() != MPIT_MPI_RUNNING) {
         mpit_warn("senders: MPI is not running (call between MPI_Init and MPI_Finalize)");
         return PAPI_ENOINIT;
     }
@@ -76,7 +73,7 @@ static int start_unguarded(void)
     else {
         mpit_warn("senders: the running %s has neither MPI_T queue events by source (MPICH "
                   "--enable-mpit-events=yes) nor Open MPI's %s",
-                  backend->family, QUEUE_BY_PEER);
+                  mpit_backend()->family, QUEUE_BY_PEER);
         return PAPI_ENOEVNT;
     }
     return PAPI_OK;
@@ -103,7 +100,8 @@ static int read_unguarded(long long *counts, int max, long long *other, int *whi
         *other = (long long)(now_other - start_other + beyond);
         return PAPI_OK;
     }
-    if (backend->mpi_state() == MPIT_MPI_RUNNING && backend->handle_read(handle, queue) == MPIT_OK)
+    if (mpit_backend()->mpi_state() == MPIT_MPI_RUNNING &&
+        mpit_backend()->handle_read(handle, queue) == MPIT_OK)
         for (int i = 0; i < peers && i < PAPI_MPIT_SENDERS_MAX; i++)
             if ((long long)queue[i] > queue_max[i]) queue_max[i] = queue[i];
     for (int i = 0; i < max; i++) counts[i] = i < peers ? queue_max[i] : 0;
@@ -113,9 +111,9 @@ static int read_unguarded(long long *counts, int max, long long *other, int *whi
 static int stop_unguarded(void)
 {
     if (!kind) return PAPI_ENOTRUN;
-    if (kind == PAPI_MPIT_SENDERS_COUNT && backend->mpi_state() == MPIT_MPI_RUNNING)
+    if (kind == PAPI_MPIT_SENDERS_COUNT && mpit_backend()->mpi_state() == MPIT_MPI_RUNNING)
         mpit_events_activate(rule_id, -1);
-    if (session && backend->mpi_state() != MPIT_MPI_FINALIZED) backend->session_free(session);
+    if (session && mpit_backend()->mpi_state() != MPIT_MPI_FINALIZED) mpit_backend()->session_free(session);
     session = NULL;
     handle = NULL;
     free(queue);

@@ -1,4 +1,9 @@
-/* One-line messages to the user on stderr, each said once (never on a hot path). */
+/*
+ * One-line messages to the user on stderr ("papi-mpit: SUBJECT: reason"),
+ * each said once (never on a hot path).  The reason given last for each
+ * subject (an event name, "senders", "events") is kept, so that a tool can
+ * ask for it (papi_mpit_why) instead of reading stderr.
+ */
 #ifndef MPIT_WARN_H
 #define MPIT_WARN_H
 

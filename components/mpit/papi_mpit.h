@@ -1,7 +1,8 @@
 /*
- * papi_mpit.h: the mpit component's small interface beyond PAPI's events.
+ * papi_mpit.h: the mpit component's small interface beyond PAPI's events,
+ * for tools such as papi-mpit-report that need more than an event set.
  *
- * Unexpected messages by sender.  A PAPI event set holds at most 64 mpit
+ * 1. Unexpected messages by sender.  A PAPI event set holds at most 64 mpit
  * events, and a job has many senders, so the whole vector is read here:
  * counts[s] is what this process counted for sender s, a rank of
  * MPI_COMM_WORLD.
@@ -17,6 +18,15 @@
  *     waited, at the moments looked at, not how many arrived.
  *     *kind says which of the two a call returned.
  * Call after MPI_Init and before MPI_Finalize, from one thread.
+ *
+ * 2. Why the component refused a name: the reason it printed ("papi-mpit:
+ *    NAME: reason"), asked for instead of read from stderr.
+ *
+ * 3. The portable metrics (mpit:::NAME), with the ones that are costly to
+ *    collect marked, so that a tool's default list comes from the component.
+ *
+ * 4. Every MPI_T event instance (an event log): the component's callbacks
+ *    hand each instance, with its timestamp and elements, to a watcher.
  */
 #ifndef PAPI_MPIT_H
 #define PAPI_MPIT_H
@@ -27,6 +37,9 @@ extern "C" {
 
 /* libpapi is built with hidden visibility; these are its interface */
 #pragma GCC visibility push(default)
+
+#include <stddef.h>
+#include <stdint.h>
 
 #define PAPI_MPIT_SENDERS_MAX 1024
 
@@ -42,6 +55,59 @@ int papi_mpit_senders_start(void);
  * did not fit (COUNT kind; 0 otherwise); *kind which source answered. */
 int papi_mpit_senders_read(long long *counts, int max, long long *other, int *kind);
 int papi_mpit_senders_stop(void);
+
+/* ---- 2. reasons */
+/* 1 and the last reason the component gave for subject (an event name, with
+ * or without "mpit:::"; or "senders", "events"), else 0. */
+int papi_mpit_why(const char *subject, char *why, size_t len);
+/* quiet 1: the component prints nothing on stderr (a tool reports the
+ * reasons itself); returns the previous setting.  Default: PAPI_MPIT_QUIET. */
+int papi_mpit_quiet(int quiet);
+
+/* ---- 3. portable metrics */
+/* The i-th portable metric's name (without "mpit:::"), NULL past the last;
+ * *cost (if cost is not NULL) is NULL, or why collecting it slows MPI down. */
+const char *papi_mpit_metric(int i, const char **cost);
+
+/* ---- 4. watching every MPI_T event instance */
+#define PAPI_MPIT_NAME_LEN      256
+#define PAPI_MPIT_ELEMS_MAX     16
+#define PAPI_MPIT_ELEM_NAME_LEN 64
+
+enum papi_mpit_elem_kind {
+    PAPI_MPIT_ELEM_SIGNED,   /* an integer */
+    PAPI_MPIT_ELEM_UNSIGNED, /* an unsigned integer, passed as its 64 bits */
+    PAPI_MPIT_ELEM_DOUBLE,   /* a double, passed as its 64 bits */
+    PAPI_MPIT_ELEM_OTHER     /* passed as 0 */
+};
+
+typedef struct papi_mpit_event_type {
+    char name[PAPI_MPIT_NAME_LEN];
+    int nelem;    /* elements of an instance */
+    int readable; /* 0: the running MPI's data for this type must not be read: none are passed */
+    char elem_name[PAPI_MPIT_ELEMS_MAX]
+                  [PAPI_MPIT_ELEM_NAME_LEN]; /* the MPI's or known names, else "0", "1", ... */
+    int elem_kind[PAPI_MPIT_ELEMS_MAX];      /* enum papi_mpit_elem_kind */
+} papi_mpit_event_type_t;
+
+/* Called inside MPI, from any thread, possibly at MPI's strictest safety
+ * level: no locks, no allocation, no I/O.  time_ns is on the clock of
+ * papi_mpit_watch_now; elements[0 .. nelements-1] are the instance's. */
+typedef void (*papi_mpit_watcher_t)(void *ctx, int type, uint64_t time_ns, const int64_t *elements,
+                                    int nelements);
+
+/* Starts handing every instance of every event type to watcher; *ntypes
+ * gets the number of types.  PAPI_ENOEVNT when the running MPI has no
+ * MPI_T events (papi_mpit_why("events") says why), PAPI_ENOINIT when MPI is
+ * not running, PAPI_EISRUN when a watcher is already set.  One watcher. */
+int papi_mpit_watch_start(papi_mpit_watcher_t watcher, void *ctx, int *ntypes);
+/* What type (0 .. ntypes-1) is. */
+int papi_mpit_watch_type(int type, papi_mpit_event_type_t *info);
+/* Now, on the clock of the instances' timestamps. */
+uint64_t papi_mpit_watch_now(void);
+/* Stops; *dropped (if not NULL): instances the MPI reported it could not
+ * deliver since the start. */
+int papi_mpit_watch_stop(uint64_t *dropped);
 
 #pragma GCC visibility pop
 

@@ -6,6 +6,7 @@
  */
 #include <mpi.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@
 #include "backend_internal.h"
 #include "family_quirks.h"
 
-#if MPI_VERSION >= 4 || defined(MPIT_HAVE_MPI_T_EVENTS)
+#if MPI_VERSION >= 4
 
 /* One registration: what the callback needs, fixed at subscribe time. */
 typedef struct subscription {
@@ -62,7 +63,8 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     info->bind = backend_map_bind(bind);
     info->verbosity = backend_map_verbosity(verbosity);
     for (int i = 0; i < info->nelem; i++) info->elem_dtype[i] = backend_map_dtype(types[i]);
-    /* The optional enum names the elements. */
+    /* The optional enum names the elements; where the family's enum cannot
+     * be trusted, the names it is known to mean (family_quirks.h). */
     int items = 0;
     char ename[64];
     int elen = sizeof ename;
@@ -73,45 +75,12 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
             PMPI_T_enum_get_item(enumtype, i, &value, info->elem_names[i], &len);
         }
     }
+    for (size_t k = 0;
+         !quirks.event_enumtype_valid && k < sizeof unnamed_elements / sizeof unnamed_elements[0]; k++)
+        if (strcmp(unnamed_elements[k].event, info->name) == 0)
+            for (int i = 0; i < info->nelem && i < UNNAMED_ELEMENTS_MAX && unnamed_elements[k].elems[i]; i++)
+                snprintf(info->elem_names[i], sizeof info->elem_names[i], "%s", unnamed_elements[k].elems[i]);
     return MPIT_OK;
-}
-
-static int64_t element_as_int(const unsigned char *buf, int dtype)
-{
-    switch (dtype) {
-    case MPIT_TYPE_INT: {
-        int v;
-        memcpy(&v, buf, sizeof v);
-        return v;
-    }
-    case MPIT_TYPE_UNSIGNED: {
-        unsigned v;
-        memcpy(&v, buf, sizeof v);
-        return v;
-    }
-    case MPIT_TYPE_LONG: {
-        long v;
-        memcpy(&v, buf, sizeof v);
-        return v;
-    }
-    case MPIT_TYPE_UNSIGNED_LONG: {
-        unsigned long v;
-        memcpy(&v, buf, sizeof v);
-        return (int64_t)v;
-    }
-    case MPIT_TYPE_LONG_LONG:
-    case MPIT_TYPE_COUNT_T: {
-        long long v;
-        memcpy(&v, buf, sizeof v);
-        return v;
-    }
-    case MPIT_TYPE_UNSIGNED_LONG_LONG: {
-        unsigned long long v;
-        memcpy(&v, buf, sizeof v);
-        return (int64_t)v;
-    }
-    default: return 0;
-    }
 }
 
 static uint64_t timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
@@ -141,7 +110,7 @@ deliver_elements(MPI_T_event_instance instance, const subscription_t *s, unsigne
             n = i;
             break;
         }
-        elements[i] = element_as_int(at, s->elem_dtype[i]);
+        elements[i] = mpit_value_extract(at, s->elem_dtype[i], 1, 0).i; /* a double: its bits */
     }
     uint64_t ns = plan & MPIT_PLAN_TIME ? timestamp_ns(instance, s) : 0;
     s->sink.deliver(s->sink.ctx, s->index, ns, elements, n);

@@ -1,4 +1,5 @@
-/* Shared between the backend's files: MPI -> mpit translations. */
+/* Shared between the backend's files.  The order of use has no cycle:
+ * backend_mpi.c uses backend_events.c, both use backend_translate.c. */
 #ifndef MPIT_BACKEND_INTERNAL_H
 #define MPIT_BACKEND_INTERNAL_H
 
@@ -6,7 +7,10 @@
 
 #include "../mpit_backend.h"
 
+/* MPI -> mpit translations (backend_translate.c). */
 int backend_status(int mpi_err);
+int backend_map_class(int mpi_class);
+int backend_mpi_class(int ours); /* -1 when the MPI has no such class */
 int backend_map_bind(int mpi_bind);
 int backend_map_verbosity(int mpi_verbosity);
 int backend_map_dtype(MPI_Datatype t);

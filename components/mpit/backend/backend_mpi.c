@@ -36,14 +36,6 @@ static mpit_session_t *sessions;
 static pthread_mutex_t sessions_lock = PTHREAD_MUTEX_INITIALIZER;
 static mpit_finalize_hook_t finalize_hook;
 
-int backend_status(int err)
-{
-    if (err == MPI_SUCCESS) return MPIT_OK;
-    if (err == MPI_T_ERR_INVALID_INDEX || err == MPI_T_ERR_INVALID) return MPIT_ERR_INVALID;
-    if (err == MPI_T_ERR_INVALID_NAME) return MPIT_ERR_NOT_FOUND;
-    return MPIT_ERR_MPI;
-}
-
 static int mpi_state(void)
 {
     int flag = 0;
@@ -141,93 +133,10 @@ static void shutdown_mpit(void)
 
 static void set_finalize_hook(mpit_finalize_hook_t hook) { finalize_hook = hook; }
 
-static void library_version(char *buf, size_t len)
-{
-    char v[MPI_MAX_LIBRARY_VERSION_STRING];
-    int n = 0;
-    if (PMPI_Get_library_version(v, &n) != MPI_SUCCESS) n = 0;
-    v[n < (int)sizeof v ? n : (int)sizeof v - 1] = '\0';
-    char *nl = strchr(v, '\n');
-    if (nl) *nl = '\0';
-    snprintf(buf, len, "%s", v);
-}
-
 static int pvar_num(int *num)
 {
     watch_finalize();
     return backend_status(PMPI_T_pvar_get_num(num));
-}
-
-/* MPI_T class constants differ between families; this table maps them. */
-static const struct {
-    int mpi;
-    int ours;
-} class_map[] = {
-    {MPI_T_PVAR_CLASS_STATE, MPIT_CLASS_STATE},
-    {MPI_T_PVAR_CLASS_LEVEL, MPIT_CLASS_LEVEL},
-    {MPI_T_PVAR_CLASS_SIZE, MPIT_CLASS_SIZE},
-    {MPI_T_PVAR_CLASS_PERCENTAGE, MPIT_CLASS_PERCENTAGE},
-    {MPI_T_PVAR_CLASS_HIGHWATERMARK, MPIT_CLASS_HIGHWATERMARK},
-    {MPI_T_PVAR_CLASS_LOWWATERMARK, MPIT_CLASS_LOWWATERMARK},
-    {MPI_T_PVAR_CLASS_COUNTER, MPIT_CLASS_COUNTER},
-    {MPI_T_PVAR_CLASS_AGGREGATE, MPIT_CLASS_AGGREGATE},
-    {MPI_T_PVAR_CLASS_TIMER, MPIT_CLASS_TIMER},
-    {MPI_T_PVAR_CLASS_GENERIC, MPIT_CLASS_GENERIC},
-};
-
-static const struct {
-    int mpi;
-    int ours;
-} bind_map[] = {
-    {MPI_T_BIND_NO_OBJECT, MPIT_BIND_NONE},      {MPI_T_BIND_MPI_COMM, MPIT_BIND_COMM},
-    {MPI_T_BIND_MPI_WIN, MPIT_BIND_WIN},         {MPI_T_BIND_MPI_FILE, MPIT_BIND_FILE},
-    {MPI_T_BIND_MPI_REQUEST, MPIT_BIND_REQUEST},
-};
-
-static const struct {
-    int mpi;
-    int ours;
-} verbosity_map[] = {
-    {MPI_T_VERBOSITY_USER_BASIC, 0},   {MPI_T_VERBOSITY_USER_DETAIL, 1},   {MPI_T_VERBOSITY_USER_ALL, 2},
-    {MPI_T_VERBOSITY_TUNER_BASIC, 3},  {MPI_T_VERBOSITY_TUNER_DETAIL, 4},  {MPI_T_VERBOSITY_TUNER_ALL, 5},
-    {MPI_T_VERBOSITY_MPIDEV_BASIC, 6}, {MPI_T_VERBOSITY_MPIDEV_DETAIL, 7}, {MPI_T_VERBOSITY_MPIDEV_ALL, 8},
-};
-
-#define MAP(table, value, fallback) map_int(table, sizeof table / sizeof table[0], value, fallback)
-static int map_int(const void *table, size_t n, int value, int fallback);
-int backend_map_bind(int mpi_bind) { return MAP(bind_map, mpi_bind, MPIT_BIND_OTHER); }
-int backend_map_verbosity(int v) { return MAP(verbosity_map, v, 8); }
-static int map_int(const void *table, size_t n, int value, int fallback)
-{
-    const struct {
-        int mpi;
-        int ours;
-    } *t = table;
-    for (size_t i = 0; i < n; i++)
-        if (t[i].mpi == value) return t[i].ours;
-    return fallback;
-}
-
-static int map_class_back(int ours)
-{
-    for (size_t i = 0; i < sizeof class_map / sizeof class_map[0]; i++)
-        if (class_map[i].ours == ours) return class_map[i].mpi;
-    return -1;
-}
-
-/* Datatype handles are pointers in Open MPI and ints in MPICH: compare. */
-int backend_map_dtype(MPI_Datatype t)
-{
-    if (t == MPI_INT) return MPIT_TYPE_INT;
-    if (t == MPI_UNSIGNED) return MPIT_TYPE_UNSIGNED;
-    if (t == MPI_LONG) return MPIT_TYPE_LONG;
-    if (t == MPI_UNSIGNED_LONG) return MPIT_TYPE_UNSIGNED_LONG;
-    if (t == MPI_LONG_LONG || t == MPI_LONG_LONG_INT) return MPIT_TYPE_LONG_LONG;
-    if (t == MPI_UNSIGNED_LONG_LONG) return MPIT_TYPE_UNSIGNED_LONG_LONG;
-    if (t == MPI_DOUBLE) return MPIT_TYPE_DOUBLE;
-    if (t == MPI_COUNT) return MPIT_TYPE_COUNT_T;
-    if (t == MPI_CHAR) return MPIT_TYPE_CHAR;
-    return MPIT_TYPE_UNKNOWN;
 }
 
 static int pvar_info(int index, mpit_pvar_info_t *info)
@@ -241,9 +150,9 @@ static int pvar_info(int index, mpit_pvar_info_t *info)
     if (err != MPI_SUCCESS) return backend_status(err);
     info->name[MPIT_NAME_LEN - 1] = '\0';
     info->desc[MPIT_DESC_LEN - 1] = '\0';
-    info->cls = MAP(class_map, var_class, MPIT_CLASS_GENERIC);
-    info->bind = MAP(bind_map, bind, MPIT_BIND_OTHER);
-    info->verbosity = MAP(verbosity_map, verbosity, 8);
+    info->cls = backend_map_class(var_class);
+    info->bind = backend_map_bind(bind);
+    info->verbosity = backend_map_verbosity(verbosity);
     info->dtype = backend_map_dtype(dtype);
     info->readonly = readonly;
     info->continuous = continuous;
@@ -253,7 +162,7 @@ static int pvar_info(int index, mpit_pvar_info_t *info)
 
 static int pvar_index(const char *name, int cls, int *index)
 {
-    int mpi_class = map_class_back(cls);
+    int mpi_class = backend_mpi_class(cls);
     if (mpi_class < 0) return MPIT_ERR_INVALID;
     return backend_status(PMPI_T_pvar_get_index(name, mpi_class, index));
 }
@@ -415,7 +324,6 @@ static mpit_backend_t backend = {
     .shutdown = shutdown_mpit,
     .mpi_state = mpi_state,
     .set_finalize_hook = set_finalize_hook,
-    .library_version = library_version,
     .pvar_num = pvar_num,
     .pvar_info = pvar_info,
     .pvar_index = pvar_index,

@@ -1,4 +1,4 @@
-/* What differs between MPI families, as data.  See shared mpi-facts. */
+/* What differs between MPI families, as data. */
 #ifndef MPIT_FAMILY_QUIRKS_H
 #define MPIT_FAMILY_QUIRKS_H
 
@@ -9,6 +9,18 @@ struct family_quirks {
     /* MPICH 4.0.2 never initializes an event's enumtype (the element names):
      * MPI_T_event_get_info returns a wild pointer there. */
     int event_enumtype_valid;
+};
+
+/* Element names of events whose enum the family leaves unset (MPICH 4.0's
+ * RECVQ events: element 0 is the sender's rank in the message's
+ * communicator, element 1 the communicator's context id). */
+#define UNNAMED_ELEMENTS_MAX 4
+static const struct {
+    const char *event;
+    const char *elems[UNNAMED_ELEMENTS_MAX];
+} unnamed_elements[] = {
+    {"unexp_message_enqueued", {"source", "context_id", NULL}},
+    {"unexp_message_dequeued", {"source", "context_id", NULL}},
 };
 
 #if defined(OPEN_MPI)
