@@ -54,6 +54,14 @@ for t in output senders; do
   run_unit report-$t bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_$t.c' \
     '$SRC/utils/report_output.c' -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
 done
+# the report tool's options: README's table is utils/report-options.tsv's and
+# that file names every PAPI_MPIT_REPORT_* variable utils/ reads
+run_unit report-options sh "$SRC/utils/gen-report-options.sh" check "$SRC"
+# the man page made from it renders without a groff warning
+if command -v groff >/dev/null; then
+  run_unit report-man bash -c "out=\$(groff -man -Tutf8 -ww -z '$BUILD/doc/papi-mpit-report.1' 2>&1) &&
+    [ -f '$BUILD/doc/papi-mpit-report.1' ] && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+fi
 # the written style (.clang-format) holds for every C file of the project
 if command -v clang-format >/dev/null; then
   run_unit format bash -c "cd '$SRC' && find components/mpit utils ctests bench -name '*.[ch]' -print0 |
