@@ -198,7 +198,7 @@ static int mpit_update_control_state_unguarded(hwd_control_state_t *ctl, NativeI
 {
     (void)ctx;
     int codes[MPIT_MAX_EVENTS];
-    char why[512];
+    char why[MPIT_WHY_LEN];
     if (count > MPIT_MAX_EVENTS) return PAPI_ECNFLCT;
     if (ensure_backend() != PAPI_OK) return PAPI_ECMP;
     if (listing_only && count > 0) {
@@ -235,7 +235,7 @@ static int mpit_update_control_state_unguarded(hwd_control_state_t *ctl, NativeI
 static int mpit_start_unguarded(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
     (void)ctx;
-    char why[512];
+    char why[MPIT_WHY_LEN];
     mpit_control_t *cs = (mpit_control_t *)ctl;
     int err = mpit_control_start(cs, why, sizeof why);
     if (err != PAPI_OK) {
@@ -312,7 +312,7 @@ static int mpit_ntv_enum_events_unguarded(unsigned int *code, int modifier)
 
 static int mpit_ntv_name_to_code_unguarded(const char *name, unsigned int *code)
 {
-    char why[512];
+    char why[MPIT_WHY_LEN];
     int c;
     if (ensure_backend() != PAPI_OK) {
         mpit_warn("%s: %s", name, _mpit_vector.cmp_info.disabled_reason);

@@ -14,8 +14,11 @@
 #define MPIT_BACKEND_ABI    10
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
-#define MPIT_NAME_LEN 256
-#define MPIT_DESC_LEN 1024
+#define MPIT_NAME_LEN    256  /* an MPI_T variable or event name */
+#define MPIT_DESC_LEN    1024 /* its description */
+#define MPIT_WHY_LEN     512  /* a reason, for the user */
+#define MPIT_PATH_LEN    4096 /* a file name (PATH_MAX) */
+#define MPIT_VERSION_LEN 8192 /* an MPI library's version string (MPICH's bound) */
 
 /* Return codes of backend calls. */
 enum mpit_status {

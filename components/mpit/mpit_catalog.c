@@ -25,7 +25,7 @@ static atomic_int size;
 static int num_listed;
 static atomic_int scanned; /* MPI_T pvar indices looked at so far */
 static int events_listed;  /* the event counters were appended */
-static unsigned char metric_listed[64];
+static unsigned char metric_listed[MPIT_METRICS_MAX];
 /* MPI_T_init_thread: 0 not tried, 1 in progress, 2 done, 3 failed */
 enum { MPIT_INIT_NONE, MPIT_INIT_BUSY, MPIT_INIT_DONE, MPIT_INIT_FAILED };
 static atomic_int mpit_state;
@@ -38,7 +38,7 @@ typedef struct scan_snapshot {
     mpit_pvar_info_t *info; /* num - from entries */
     unsigned char *valid;   /* info[i] could be read */
     /* metric i, source s is a pvar the MPI collects */
-    unsigned char collecting[64][MPIT_METRIC_SOURCES];
+    unsigned char collecting[MPIT_METRICS_MAX][MPIT_METRIC_SOURCES];
 } scan_snapshot_t;
 
 static const char event_prefix[] = "event.";
@@ -206,12 +206,17 @@ static void describe_pvar(mpit_entry_t *e)
 
 /* MPI_T_init_thread once, by the first thread to need it; a thread that
  * finds it in progress goes on without (its next rescan catches up). */
+/* Why MPI_T could not be initialised the last time it was tried, kept for
+ * the names that fail because of it ("" when it worked). */
+static char mpit_init_why[MPIT_WHY_LEN];
+
 static int ensure_mpit(const mpit_backend_t *b)
 {
-    char why[512];
+    char why[MPIT_WHY_LEN] = "";
     int expected = MPIT_INIT_NONE;
     if (atomic_compare_exchange_strong(&mpit_state, &expected, MPIT_INIT_BUSY)) {
         int ok = b->init(why, sizeof why) == MPIT_OK;
+        snprintf(mpit_init_why, sizeof mpit_init_why, "%s", ok ? "" : why);
         atomic_store(&mpit_state, ok ? MPIT_INIT_DONE : MPIT_INIT_NONE);
         if (ok) {
             SUBDBG("mpit: MPI_T initialised\n");
@@ -725,6 +730,8 @@ int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
     pthread_mutex_lock(&lock);
     int err =
         mpit_backend() ? lookup_locked(&parsed, canonical, state, code, &pending, why, why_len) : PAPI_ECMP;
+    if (err != PAPI_OK && atomic_load(&mpit_state) != MPIT_INIT_DONE && mpit_init_why[0])
+        snprintf(why, why_len, "MPI_T cannot be used: %s", mpit_init_why); /* the cause, not its effect */
     pthread_mutex_unlock(&lock);
     if (pending) request_sources(b, &parsed); /* tells MPI: outside the lock */
     return err;

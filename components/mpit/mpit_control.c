@@ -305,7 +305,7 @@ static int rebind_stale(mpit_control_t *cs, int i, char *why, int why_len)
  * came with MPI_Init count from their appearance. */
 static void catch_up_after_init(mpit_control_t *cs)
 {
-    char why[256];
+    char why[MPIT_WHY_LEN];
     uint64_t now = 0;
     if (mpit_backend()->mpi_state() != MPIT_MPI_RUNNING) return;
     cs->bound_before_mpi = 0; /* once */

@@ -9,13 +9,14 @@
 #include <string.h>
 #include "mpit_engine.h"
 
-#define DEFAULT_SLOTS 4096
-#define MAX_SLOTS     (1 << 24)
-#define PROBE         32   /* slots looked at per key operation: bounded work */
-#define MAX_ELEMS     64   /* per event type: the tracking mask is 64 bits */
-#define READ_TRIES    1024 /* snapshot attempts of a LEVEL integral */
-#define RAW_BASE      (1 << 28)
-#define RAW_STRIDE    (1 + 2 * MAX_ELEMS)
+#define DEFAULT_SLOTS    4096
+#define MAX_SLOTS        (1 << 24)
+#define PROBE            32   /* slots looked at per key operation: bounded work */
+#define MAX_ELEMS        64   /* per event type: the tracking mask is 64 bits */
+#define MPIT_ROW_WHY_LEN 256  /* why a rule row is (un)available */
+#define READ_TRIES       1024 /* snapshot attempts of a LEVEL integral */
+#define RAW_BASE         (1 << 28)
+#define RAW_STRIDE       (1 + 2 * MAX_ELEMS)
 
 /* Key table words. A digest never takes the two reserved values. */
 #define KEY_EMPTY 0u
@@ -1045,7 +1046,7 @@ static void add_action(mpit_engine_t *e, int ri, const resolved_t *rv, int ref)
 int mpit_engine_bind(mpit_engine_t *e, const mpit_rule_t *rules, int nrules, uint64_t t0)
 {
     resolved_t *rv;
-    char why[256];
+    char why[MPIT_ROW_WHY_LEN];
 
     if (!e || e->bound || e->rows || nrules < 0 || (nrules && !rules)) return -1;
     e->rows = rules;

@@ -21,7 +21,7 @@ static int num_types;
 static mpit_event_info_t *types;
 static int num_derived;
 static int dropped_id = -1;
-static char why[256] = "MPI_T events are looked up once MPI is initialized";
+static char why[MPIT_WHY_LEN] = "MPI_T events are looked up once MPI is initialized";
 
 const char *mpit_events_why(void) { return why; }
 int mpit_events_num_types(void) { return num_types; }

@@ -41,7 +41,7 @@ static void own_dir(char *buf, size_t len)
     Dl_info info;
     buf[0] = '\0';
     if (dladdr((void *)own_dir, &info) && info.dli_fname) {
-        char copy[4096];
+        char copy[MPIT_PATH_LEN];
         snprintf(copy, sizeof copy, "%s", info.dli_fname);
         snprintf(buf, len, "%s/papi-mpit", dirname(copy));
     }
@@ -49,7 +49,7 @@ static void own_dir(char *buf, size_t len)
 
 static void *open_module(const char *module, char *why, size_t why_len)
 {
-    char dirs[3][4096], path[4096 + 64];
+    char dirs[3][MPIT_PATH_LEN], path[MPIT_PATH_LEN + MPIT_NAME_LEN];
     const char *env = getenv("PAPI_MPIT_BACKEND_DIR");
     snprintf(dirs[0], sizeof dirs[0], "%s", env ? env : "");
     own_dir(dirs[1], sizeof dirs[1]);
@@ -107,7 +107,7 @@ const mpit_backend_t *mpit_load_backend(int load_default, char *why, size_t why_
     }
     get_library_version_fn get_version =
         (get_library_version_fn)dlsym(RTLD_DEFAULT, "PMPI_Get_library_version");
-    char version[8192] = "";
+    char version[MPIT_VERSION_LEN] = "";
     int len = 0;
     get_version(version, &len); /* callable before MPI_Init and after MPI_Finalize */
     const char *module = NULL;

@@ -15,6 +15,7 @@ enum mpit_source_kind {
 };
 
 #define MPIT_METRIC_SOURCES 4
+#define MPIT_METRICS_MAX    64 /* rows the table may grow to (the catalog's per-metric flags) */
 
 typedef struct mpit_metric_source {
     int kind;         /* enum mpit_source_kind */

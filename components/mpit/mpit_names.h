@@ -2,7 +2,8 @@
 #ifndef MPIT_NAMES_H
 #define MPIT_NAMES_H
 
-#define MPIT_MAX_NAME 512
+#define MPIT_MAX_NAME     512 /* a name as typed, qualifiers included */
+#define MPIT_AGG_ELEM_LEN 64  /* an event element's name (:sum=NAME) */
 
 enum mpit_name_error {
     MPIT_NAME_OK = 0,
@@ -18,11 +19,11 @@ enum mpit_agg { MPIT_AGG_NONE, MPIT_AGG_SUM, MPIT_AGG_MAX };
 
 typedef struct mpit_name {
     char base[MPIT_MAX_NAME];
-    int comm;          /* enum mpit_comm; world unless :comm=self */
-    int elem;          /* -1: all elements summed */
-    int cls;           /* enum mpit_class, -1: not given */
-    int agg;           /* enum mpit_agg for event counters */
-    char agg_elem[64]; /* element the aggregate applies to */
+    int comm;                         /* enum mpit_comm; world unless :comm=self */
+    int elem;                         /* -1: all elements summed */
+    int cls;                          /* enum mpit_class, -1: not given */
+    int agg;                          /* enum mpit_agg for event counters */
+    char agg_elem[MPIT_AGG_ELEM_LEN]; /* element the aggregate applies to */
 } mpit_name_t;
 
 /* Parses text into out; on error fills why with a sentence for the user. */

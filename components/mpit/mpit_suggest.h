@@ -8,9 +8,11 @@
 
 #include <stddef.h>
 
+#define MPIT_SUGGEST_LEN 512 /* a candidate name (MPIT_MAX_NAME) */
+
 typedef struct mpit_suggestion {
-    const char *wanted; /* the name asked for */
-    char best[256];     /* closest candidate so far; "" when none is close */
+    const char *wanted;          /* the name asked for */
+    char best[MPIT_SUGGEST_LEN]; /* closest candidate so far; "" when none is close */
     int distance;
 } mpit_suggestion_t;
 

@@ -66,7 +66,7 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     /* The optional enum names the elements; where the family's enum cannot
      * be trusted, the names it is known to mean (family_quirks.h). */
     int items = 0;
-    char ename[64];
+    char ename[MPIT_ELEM_NAME_LEN];
     int elen = sizeof ename;
     if (quirks.event_enumtype_valid && enumtype != MPI_T_ENUM_NULL &&
         PMPI_T_enum_get_info(enumtype, &items, ename, &elen) == MPI_SUCCESS) {
@@ -156,7 +156,7 @@ static void load_sources(void)
     if (PMPI_T_source_get_num(&num_sources) != MPI_SUCCESS || num_sources <= 0) return;
     source_ns_per_tick = calloc((size_t)num_sources, sizeof *source_ns_per_tick);
     for (int i = 0; source_ns_per_tick && i < num_sources; i++) {
-        char name[256], desc[256];
+        char name[MPIT_NAME_LEN], desc[MPIT_NAME_LEN];
         int nl = sizeof name, dl = sizeof desc;
         MPI_T_source_order order;
         MPI_Count tps = 0, max_ticks;

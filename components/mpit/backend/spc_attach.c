@@ -12,8 +12,9 @@
 
 #include "backend_internal.h"
 
-#define SPC_PREFIX "runtime_spc_"
-#define ATTACH_ENV "OMPI_MCA_mpi_spc_attach"
+#define SPC_PREFIX       "runtime_spc_"
+#define ATTACH_ENV       "OMPI_MCA_mpi_spc_attach"
+#define ATTACH_VALUE_LEN 8192 /* the comma-separated list of attached counters */
 
 #if defined(OPEN_MPI)
 
@@ -44,7 +45,7 @@ static void attach(const char *counter)
 {
     const char *now = getenv(ATTACH_ENV);
     if (now && (strcmp(now, "all") == 0 || listed(now, counter))) return;
-    char value[8192];
+    char value[ATTACH_VALUE_LEN];
     snprintf(value, sizeof value, "%s%s%s", now && *now ? now : "", now && *now ? "," : "", counter);
     setenv(ATTACH_ENV, value, 1);
 }
@@ -76,7 +77,7 @@ static void attach_value(char *buf, int len)
 int backend_pvar_collecting(const char *name)
 {
     if (strncmp(name, SPC_PREFIX, strlen(SPC_PREFIX)) != 0) return 1;
-    char value[8192];
+    char value[ATTACH_VALUE_LEN];
     attach_value(value, sizeof value);
     if (strcmp(value, "all") == 0) return 1;
     const char *counter = name + strlen(SPC_PREFIX);
