@@ -63,6 +63,7 @@ static int use_backend(const mpit_backend_t *b)
 {
     SUBDBG("mpit: using the %s backend\n", b->family);
     b->set_finalize_hook(on_mpi_finalize);
+    mpit_catalog_allow_deferral(!listing_only);
     mpit_backend_use(b);
     atomic_store_explicit(&backend_ready, 1, memory_order_release);
     return PAPI_OK;

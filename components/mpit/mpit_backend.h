@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI    10
+#define MPIT_BACKEND_ABI    11
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN    256  /* an MPI_T variable or event name */
@@ -126,6 +126,11 @@ typedef void (*mpit_finalize_hook_t)(void);
 typedef struct mpit_backend {
     int abi;            /* MPIT_BACKEND_ABI */
     const char *family; /* "Open MPI", "MPICH" */
+    /* 1 when MPI_T_init_thread before MPI_Init costs far more than after it
+     * (Open MPI 4.1 then opens every MCA component: about 30 ms): names
+     * looked up before MPI_Init are then accepted without MPI_T and bound
+     * once MPI runs. */
+    int mpit_costly_before_mpi;
 
     /* MPI_T_init_thread at the application's thread level; once. */
     int (*init)(char *why, size_t why_len);

@@ -709,6 +709,18 @@ static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int s
     return c;
 }
 
+/* 0 in a process whose MPI was loaded for a listing: MPI_Init never comes */
+static atomic_int deferral_allowed = 1;
+
+void mpit_catalog_allow_deferral(int allowed) { atomic_store(&deferral_allowed, allowed); }
+
+int mpit_catalog_mpit_deferred(void)
+{
+    const mpit_backend_t *b = mpit_backend();
+    return b && b->mpit_costly_before_mpi && atomic_load(&deferral_allowed) &&
+           atomic_load(&mpit_state) != MPIT_INIT_DONE && b->mpi_state() == MPIT_MPI_NOT_STARTED;
+}
+
 int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
 {
     mpit_name_t parsed;
@@ -725,8 +737,8 @@ int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
         *code = found;
         return PAPI_OK;
     }
-    mpit_catalog_rescan();
     int state = b->mpi_state(), pending = 0;
+    if (!mpit_catalog_mpit_deferred()) mpit_catalog_rescan();
     pthread_mutex_lock(&lock);
     int err =
         mpit_backend() ? lookup_locked(&parsed, canonical, state, code, &pending, why, why_len) : PAPI_ECMP;
@@ -746,7 +758,7 @@ int mpit_catalog_resolve(int code, char *why, int why_len)
         return PAPI_ENOEVNT;
     }
     if (e->kind != MPIT_KIND_PENDING) return PAPI_OK;
-    mpit_catalog_rescan();
+    if (!mpit_catalog_mpit_deferred()) mpit_catalog_rescan();
     pthread_mutex_lock(&lock);
     mpit_entry_t *p = entries[code];
     int err = PAPI_OK;

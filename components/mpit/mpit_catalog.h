@@ -71,6 +71,14 @@ int mpit_catalog_next_listed(int code);
  * -1 when the event has no q-th qualifier. */
 int mpit_catalog_qualifier(int code, int q, char *name, int name_len, char *what, int what_len);
 
+/* 1 while MPI_T is left alone: before MPI_Init, on an MPI whose
+ * MPI_T_init_thread costs far more then (Open MPI), unless a listing has
+ * initialised it.  Names are then accepted pending and bound from zero once
+ * MPI runs, so nothing is lost; no MPI_T session exists yet. */
+int mpit_catalog_mpit_deferred(void);
+/* A process that only lists (MPI loaded by us, never initialised) does not defer. */
+void mpit_catalog_allow_deferral(int allowed);
+
 /* Turns a pending entry into a real one if MPI_T has it now: 0 when it is
  * real, else a PAPI error with why. */
 int mpit_catalog_resolve(int code, char *why, int why_len);

@@ -72,6 +72,8 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
     if (err != PAPI_OK && state == MPIT_MPI_NOT_STARTED) return *waits = 1, PAPI_OK;
     if (err != PAPI_OK) return err;
     const mpit_entry_t *e = mpit_catalog_get(s->code);
+    if (e->source == MPIT_SOURCE_PVAR && !cs->session && state == MPIT_MPI_NOT_STARTED)
+        return *waits = 1, PAPI_OK; /* MPI_T deferred until MPI runs */
     if ((err = check_entry(s->code, why, why_len)) != PAPI_OK) return err;
     s->source = e->source;
     s->read_kind = e->read_kind;
@@ -102,6 +104,10 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
                  "(add the event before MPI_Init, or set OMPI_MCA_mpi_spc_attach=all)",
                  e->info.name);
         return PAPI_ECMP;
+    }
+    if (!cs->session) {
+        snprintf(why, why_len, "the MPI refused an MPI_T session (MPI_T_pvar_session_create failed)");
+        return PAPI_ESYS;
     }
     err = mpit_backend()->handle_alloc(cs->session, index, e->parsed.comm, &s->handle, &s->count);
     if (err == MPIT_ERR_NO_OBJECT && state == MPIT_MPI_NOT_STARTED) return *waits = 1, PAPI_OK;
@@ -141,8 +147,9 @@ static int bind(mpit_control_t *cs, int tolerant, char *why, int why_len)
         return PAPI_ENOTRUN;
     }
     unbind(cs);
-    mpit_catalog_rescan();
-    if (mpit_backend()->session_create(&cs->session) != MPIT_OK) {
+    int mpit_deferred = mpit_catalog_mpit_deferred(); /* no session: every slot waits */
+    if (!mpit_deferred) mpit_catalog_rescan();
+    if (!mpit_deferred && mpit_backend()->session_create(&cs->session) != MPIT_OK) {
         snprintf(why, why_len, "MPI_T_pvar_session_create failed");
         return PAPI_ESYS;
     }
@@ -310,6 +317,8 @@ static void catch_up_after_init(mpit_control_t *cs)
     if (mpit_backend()->mpi_state() != MPIT_MPI_RUNNING) return;
     cs->bound_before_mpi = 0; /* once */
     mpit_catalog_rescan();
+    if (!cs->session && mpit_backend()->session_create(&cs->session) != MPIT_OK)
+        cs->session = NULL; /* the variables below then say why they read 0 */
     for (int i = 0; i < cs->num; i++) {
         mpit_slot_t *s = &cs->slot[i];
         int err = PAPI_OK;

@@ -320,6 +320,7 @@ static void batch_free(mpit_batch_t *b)
 static mpit_backend_t backend = {
     .abi = MPIT_BACKEND_ABI,
     .family = FAMILY_NAME,
+    .mpit_costly_before_mpi = quirks.mpit_costly_before_mpi,
     .init = init,
     .shutdown = shutdown_mpit,
     .mpi_state = mpi_state,
