@@ -22,6 +22,7 @@
 #include "mpit_guard.h"
 #include "mpit_loader.h"
 #include "mpit_metrics.h"
+#include "mpit_read.h"
 #include "mpit_semantics.h"
 #include "mpit_values.h"
 #include "mpit_warn.h"
@@ -258,7 +259,7 @@ static int mpit_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **v
         *values = cs->values;
         return PAPI_OK;
     }
-    int err = mpit_control_read(cs, values);
+    int err = mpit_read_set(cs, values);
     mpit_guard_leave();
     return err;
 }

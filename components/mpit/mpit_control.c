@@ -20,11 +20,11 @@
 
 #include "papi_debug.h" /* SUBDBG: traces in PAPI debug builds (PAPI_DEBUG=SUBSTRATE) */
 
-static atomic_int mpi_gone;
+atomic_int mpit_control_gone;
 
-void mpit_control_mpi_gone(void) { atomic_store_explicit(&mpi_gone, 1, memory_order_release); }
+void mpit_control_mpi_gone(void) { atomic_store_explicit(&mpit_control_gone, 1, memory_order_release); }
 
-static int gone(void) { return atomic_load_explicit(&mpi_gone, memory_order_acquire); }
+static int gone(void) { return atomic_load_explicit(&mpit_control_gone, memory_order_acquire); }
 
 static void unbind(mpit_control_t *cs)
 {

@@ -5,6 +5,8 @@
 #ifndef MPIT_CONTROL_H
 #define MPIT_CONTROL_H
 
+#include <stdatomic.h>
+
 #include "mpit_backend.h"
 #include "mpit_values.h"
 
@@ -43,7 +45,8 @@ typedef struct mpit_control {
      * first num_counters of them are single 64-bit counters, whose delta is
      * computed in a tight loop over counter_start/counter_last */
     int num_pvars, num_counters;
-    mpit_batch_t *batch; /* the backend's copy of handles and buffers */
+    mpit_batch_t *batch;                          /* the backend's copy of handles and buffers */
+    int (*batch_read)(const mpit_batch_t *batch); /* the backend's, taken with the plan */
     mpit_handle_t *pvar_handles[MPIT_MAX_EVENTS];
     void *pvar_bufs[MPIT_MAX_EVENTS];
     unsigned char pvar_slot[MPIT_MAX_EVENTS];
@@ -55,10 +58,13 @@ typedef struct mpit_control {
 
 /* MPI is finalizing: from now on reads return the last values. */
 void mpit_control_mpi_gone(void);
+extern atomic_int mpit_control_gone; /* set by it (read inline on the read path) */
 
 /* Replaces the events of the set; checks each can be added. */
 int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why, int why_len);
 int mpit_control_start(mpit_control_t *cs, char *why, int why_len);
+/* The read of a set started before MPI_Init (bind once MPI runs) or after
+ * MPI is finalized (the last values); mpit_read_set answers the others. */
 int mpit_control_read(mpit_control_t *cs, long long **values);
 int mpit_control_stop(mpit_control_t *cs);
 int mpit_control_reset(mpit_control_t *cs);

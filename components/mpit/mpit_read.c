@@ -138,6 +138,7 @@ void mpit_read_plan(mpit_control_t *cs)
     mpit_read_unplan(cs);
     if (cs->num_pvars)
         cs->batch = mpit_backend()->batch_create(cs->pvar_handles, cs->pvar_bufs, cs->num_pvars);
+    cs->batch_read = mpit_backend()->batch_read;
     if (!cs->batch) cs->num_pvars = cs->num_counters = 0; /* out of memory: variables keep their values */
 }
 
@@ -184,7 +185,7 @@ void mpit_read_all(mpit_control_t *cs)
 {
     int n = cs->num_pvars, c = cs->num_counters;
     /* one failed read (MPI tearing down): keep the last values of them all */
-    int got = n && mpit_backend()->batch_read(cs->batch) == MPIT_OK ? n : 0;
+    int got = n && cs->batch_read(cs->batch) == MPIT_OK ? n : 0;
     if (got < c) c = got;
     for (int k = 0; k < c; k++) cs->values[cs->pvar_slot[k]] = cs->counter_last[k] - cs->counter_start[k];
     for (int k = c; k < got; k++) apply_pvar(cs, cs->pvar_slot[k]);

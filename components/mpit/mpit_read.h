@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "mpit_control.h"
+#include "papi.h"
 
 /* One slot, read on its own (references, rebinding): MPIT_OK or an error.
  * now_ns: the event clock, fetched at most once per call sequence. */
@@ -23,6 +24,17 @@ void mpit_read_take_starts(mpit_control_t *cs);
 
 /* Hot path: reads every bound slot into cs->values. */
 void mpit_read_all(mpit_control_t *cs);
+
+/* The component's PAPI_read of a set (TAU and Caliper read on every region
+ * entry and exit): inline, with one test for the rare cases. */
+static inline int mpit_read_set(mpit_control_t *cs, long long **values)
+{
+    if (cs->bound_before_mpi || atomic_load_explicit(&mpit_control_gone, memory_order_acquire))
+        return mpit_control_read(cs, values);
+    *values = cs->values;
+    mpit_read_all(cs);
+    return PAPI_OK;
+}
 
 /* PAPI_reset right after a complete read: the read's values become the
  * reference, with no call into MPI.  0 when there was no such read. */
