@@ -15,16 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define CHECK(cond, ...)                                                                                     \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            failures++;                                                                                      \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                  \
-            fprintf(stderr, __VA_ARGS__);                                                                    \
-            fputc('\n', stderr);                                                                             \
-        }                                                                                                    \
-    } while (0)
+#include "../utils/tests/expect.h" /* EXPECT: the plain assertion of the tests without MPI */
 
 int main(int argc, char **argv)
 {
@@ -36,7 +27,7 @@ int main(int argc, char **argv)
         return 1;
     }
     int cidx = PAPI_get_component_index("mpit");
-    CHECK(cidx >= 0, "no mpit component (%d)", cidx);
+    EXPECT(cidx >= 0, "no mpit component (%d)", cidx);
     if (cidx < 0) return 1;
 
     /* ---- the listing */
@@ -45,54 +36,54 @@ int main(int argc, char **argv)
     rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx);
     while (rc == PAPI_OK) {
         PAPI_event_info_t info;
-        CHECK(PAPI_get_event_info(code, &info) == PAPI_OK, "no info for listed code %#x", code);
-        CHECK(strncmp(info.symbol, "mpit:::", 7) == 0, "listed symbol %s", info.symbol);
-        CHECK(info.long_descr[0] != '\0', "%s has no description", info.symbol);
+        EXPECT(PAPI_get_event_info(code, &info) == PAPI_OK, "no info for listed code %#x", code);
+        EXPECT(strncmp(info.symbol, "mpit:::", 7) == 0, "listed symbol %s", info.symbol);
+        EXPECT(info.long_descr[0] != '\0', "%s has no description", info.symbol);
         if (!listed++) snprintf(first, sizeof first, "%s", info.symbol);
         rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx);
     }
     printf("mpit events listed without MPI: %d%s%s\n", listed, listed ? ", first " : "", first);
-    if (!listing) CHECK(listed == 0, "%d events listed with PAPI_MPIT_LIBMPI=none", listed);
+    if (!listing) EXPECT(listed == 0, "%d events listed with PAPI_MPIT_LIBMPI=none", listed);
 
     /* ---- adding fails, cleanly */
     int es = PAPI_NULL;
-    CHECK(PAPI_create_eventset(&es) == PAPI_OK, "PAPI_create_eventset");
+    EXPECT(PAPI_create_eventset(&es) == PAPI_OK, "PAPI_create_eventset");
     rc = PAPI_add_named_event(es, "mpit:::anything_at_all");
-    CHECK(rc == (listing ? PAPI_ECMP : PAPI_ENOEVNT), "adding mpit:::anything_at_all returned %d (%s)", rc,
-          PAPI_strerror(rc));
+    EXPECT(rc == (listing ? PAPI_ECMP : PAPI_ENOEVNT), "adding mpit:::anything_at_all returned %d (%s)", rc,
+           PAPI_strerror(rc));
     if (first[0]) {
         rc = PAPI_add_named_event(es, first);
-        CHECK(rc == PAPI_ECMP, "adding the listed %s returned %d (%s), expected PAPI_ECMP", first, rc,
-              PAPI_strerror(rc));
+        EXPECT(rc == PAPI_ECMP, "adding the listed %s returned %d (%s), expected PAPI_ECMP", first, rc,
+               PAPI_strerror(rc));
     }
-    CHECK(PAPI_num_events(es) == 0, "the set holds %d events after failed adds", PAPI_num_events(es));
+    EXPECT(PAPI_num_events(es) == 0, "the set holds %d events after failed adds", PAPI_num_events(es));
 
     /* ---- what the component info says now */
     const PAPI_component_info_t *ci = PAPI_get_component_info(cidx);
-    CHECK(ci != NULL, "no component info");
+    EXPECT(ci != NULL, "no component info");
     if (ci) {
         printf("mpit: disabled=%d reason='%s'\n", ci->disabled, ci->disabled_reason);
-        CHECK(ci->disabled_reason[0] != '\0', "no reason in the component info (disabled=%d)", ci->disabled);
+        EXPECT(ci->disabled_reason[0] != '\0', "no reason in the component info (disabled=%d)", ci->disabled);
         if (listing)
-            CHECK(ci->disabled == 0, "disabled (%d) although events are listed", ci->disabled);
+            EXPECT(ci->disabled == 0, "disabled (%d) although events are listed", ci->disabled);
         else
-            CHECK(ci->disabled != 0, "not disabled with PAPI_MPIT_LIBMPI=none");
+            EXPECT(ci->disabled != 0, "not disabled with PAPI_MPIT_LIBMPI=none");
     }
 
-    CHECK(PAPI_cleanup_eventset(es) == PAPI_OK, "PAPI_cleanup_eventset after failed adds");
-    CHECK(PAPI_destroy_eventset(&es) == PAPI_OK, "PAPI_destroy_eventset after failed adds");
+    EXPECT(PAPI_cleanup_eventset(es) == PAPI_OK, "PAPI_cleanup_eventset after failed adds");
+    EXPECT(PAPI_destroy_eventset(&es) == PAPI_OK, "PAPI_destroy_eventset after failed adds");
 
     /* ---- PAPI still counts in this process (PAPI binds a set to the
      * component of its first add, failed or not: a fresh set) */
     es = PAPI_NULL;
-    CHECK(PAPI_create_eventset(&es) == PAPI_OK, "PAPI_create_eventset");
+    EXPECT(PAPI_create_eventset(&es) == PAPI_OK, "PAPI_create_eventset");
     int perf = PAPI_add_named_event(es, "perf::TASK-CLOCK");
     if (perf == PAPI_OK) {
         long long v = -1;
-        CHECK(PAPI_start(es) == PAPI_OK, "PAPI_start of perf::TASK-CLOCK");
+        EXPECT(PAPI_start(es) == PAPI_OK, "PAPI_start of perf::TASK-CLOCK");
         for (volatile int i = 0; i < 1000000; i++) {}
-        CHECK(PAPI_stop(es, &v) == PAPI_OK, "PAPI_stop");
-        CHECK(v > 0, "perf::TASK-CLOCK %lld", v);
+        EXPECT(PAPI_stop(es, &v) == PAPI_OK, "PAPI_stop");
+        EXPECT(v > 0, "perf::TASK-CLOCK %lld", v);
     } else {
         printf("perf::TASK-CLOCK not available here (%d): not counted\n", perf);
     }

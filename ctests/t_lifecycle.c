@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 {
     int provided = -1, level = -1, size, rc;
     long long full[2] = {-1, -1}, empty[2] = {-1, -1}, last[2], after[2];
-    /* the component has to attach the SPC itself (design brief section 5) */
+    /* the component has to attach the SPC itself (it does, for a name added before MPI_Init) */
     unsetenv("OMPI_MCA_mpi_spc_attach");
 
     /* ---- before MPI_Init */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A process without MPI keeps a working PAPI (design brief section 3):
+# A process without MPI keeps a working PAPI (component README, "Enabling"):
 #  - libpapi does not link an MPI library;
 #  - nompi_app.c, built with plain cc (no MPI), initialises PAPI; with this
 #    flavor's MPI library as the listing default (PAPI_MPIT_LIBMPI), and with

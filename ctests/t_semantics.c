@@ -1,4 +1,4 @@
-/* What a read returns for each MPI_T class (design brief section 2), with
+/* What a read returns for each MPI_T class (component README, "Event Names"), with
  * exact counts made by the test itself:
  *  - counter (Open MPI SPC SEND/RECV): start, k sends -> k; PAPI_reset -> only
  *    new sends; PAPI_stop freezes the value (sends while stopped are not in

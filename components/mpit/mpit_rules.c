@@ -50,7 +50,7 @@ const mpit_rule_t mpit_rules[] = {
      0,
      1},
 
-    /* ---- Open MPI main, pml ob1 (and the paper's prototype spellings). */
+    /* ---- Open MPI main, pml ob1 (and the spellings of the SPC paper's prototype, Open MPI ompi-pml-ob1-events). */
     {"unexpected_msgs",
      MPIT_RULE_COUNT,
      "messages",

@@ -1,5 +1,7 @@
-/* What a read of an mpit event returns, by MPI_T class (design brief section 2),
- * and the per-name corrections for variables whose declared class misleads. */
+/* What a read of an mpit event returns, by MPI_T class (the component
+ * README, "Event Names": counters count since start, levels are current,
+ * watermarks are extremes since start), and the per-name corrections for
+ * variables whose declared class misleads. */
 #ifndef MPIT_SEMANTICS_H
 #define MPIT_SEMANTICS_H
 

@@ -1,4 +1,5 @@
-/* Assertions of the report tool's unit tests: each failure says where and
+/* Assertions of the tests without MPI (the report tool's unit tests,
+ * ctests/nompi_app.c): each failure says where and
  * what; the test's exit status says whether any failed. */
 #ifndef REPORT_EXPECT_H
 #define REPORT_EXPECT_H
