@@ -128,11 +128,22 @@ static const _Atomic unsigned *plan(void *ctx, int index) { return mpit_engine_e
 static _Atomic mpit_events_watcher_t watcher;
 static void *_Atomic watcher_ctx;
 
+static void __attribute__((noinline))
+deliver_watched(mpit_events_watcher_t w, void *ctx, int index, uint64_t ts, const int64_t *el, int n)
+{
+    w(atomic_load_explicit(&watcher_ctx, memory_order_relaxed), index, ts, el, n);
+    mpit_engine_dispatch(ctx, index, ts, el, n);
+}
+
+/* Without a watcher (the common case) a load and a test before the engine:
+ * both paths end in a tail call. */
 static void deliver(void *ctx, int index, uint64_t ts, const int64_t *el, int n)
 {
-    mpit_engine_dispatch(ctx, index, ts, el, n);
     mpit_events_watcher_t w = atomic_load_explicit(&watcher, memory_order_acquire);
-    if (w) w(atomic_load_explicit(&watcher_ctx, memory_order_relaxed), index, ts, el, n);
+    if (__builtin_expect(w != NULL, 0))
+        deliver_watched(w, ctx, index, ts, el, n);
+    else
+        mpit_engine_dispatch(ctx, index, ts, el, n);
 }
 
 /* Events the MPI itself could not deliver are added to the engine's own
