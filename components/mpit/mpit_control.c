@@ -29,7 +29,7 @@ static int gone(void) { return atomic_load_explicit(&mpit_control_gone, memory_o
 static void unbind(mpit_control_t *cs)
 {
     mpit_read_unplan(cs);
-    cs->num_pvars = cs->num_counters = 0;
+    cs->num_pvars = cs->num_counters = cs->num_plain = 0;
     for (int i = 0; i < cs->num; i++) {
         if (cs->slot[i].activated && !gone()) mpit_events_activate(cs->slot[i].engine_id, -1);
         cs->slot[i].activated = 0;

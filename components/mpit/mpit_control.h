@@ -42,9 +42,10 @@ typedef struct mpit_control {
     int running;
     int failed; /* slot of the last error, -1 when the set as a whole */
     /* the read plan: the bound variables, read with one backend call; the
-     * first num_counters of them are single 64-bit counters, whose delta is
-     * computed in a tight loop over counter_start/counter_last */
-    int num_pvars, num_counters;
+     * first num_counters of them are single 64-bit counters, then up to
+     * num_plain single 64-bit current values (a start of 0): their values
+     * come from one tight loop over counter_start/counter_last */
+    int num_pvars, num_counters, num_plain;
     mpit_batch_t *batch;                          /* the backend's copy of handles and buffers */
     int (*batch_read)(const mpit_batch_t *batch); /* the backend's, taken with the plan */
     mpit_handle_t *pvar_handles[MPIT_MAX_EVENTS];

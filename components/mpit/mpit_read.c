@@ -106,8 +106,8 @@ static int choose_op(const mpit_slot_t *s)
     return OP_PVAR;
 }
 
-/* Counters are read straight into counter_last: the delta loop then runs
- * over two contiguous arrays. */
+/* Counters and plain 64-bit values are read straight into counter_last:
+ * the loop that makes their values then runs over two contiguous arrays. */
 static void plan_pvar(mpit_control_t *cs, int i, int counter)
 {
     int k = cs->num_pvars++;
@@ -134,12 +134,19 @@ void mpit_read_plan(mpit_control_t *cs)
     }
     cs->num_counters = cs->num_pvars;
     for (int i = 0; i < cs->num; i++)
-        if (cs->slot[i].op > OP_I64_DELTA && cs->slot[i].op <= OP_PVAR) plan_pvar(cs, i, 0);
+        if (cs->slot[i].op == OP_I64_NOW) {
+            cs->counter_start[cs->num_pvars] = 0;
+            plan_pvar(cs, i, 1);
+        }
+    cs->num_plain = cs->num_pvars;
+    for (int i = 0; i < cs->num; i++)
+        if (cs->slot[i].op > OP_I64_NOW && cs->slot[i].op <= OP_PVAR) plan_pvar(cs, i, 0);
     mpit_read_unplan(cs);
     if (cs->num_pvars)
         cs->batch = mpit_backend()->batch_create(cs->pvar_handles, cs->pvar_bufs, cs->num_pvars);
     cs->batch_read = mpit_backend()->batch_read;
-    if (!cs->batch) cs->num_pvars = cs->num_counters = 0; /* out of memory: variables keep their values */
+    if (!cs->batch)
+        cs->num_pvars = cs->num_counters = cs->num_plain = 0; /* out of memory: they keep their values */
 }
 
 void mpit_read_unplan(mpit_control_t *cs)
@@ -160,7 +167,6 @@ static void apply_pvar(mpit_control_t *cs, int i)
     mpit_slot_t *s = &cs->slot[i];
     int64_t v;
     switch (s->op) {
-    case OP_I64_NOW: cs->values[i] = s->last.i = *(const int64_t *)s->raw; return;
     case OP_U32_DELTA:
         v = *(const unsigned *)s->raw;
         s->last.i = v;
@@ -181,15 +187,10 @@ static void apply_pvar(mpit_control_t *cs, int i)
     }
 }
 
-void mpit_read_all(mpit_control_t *cs)
+void mpit_read_others(mpit_control_t *cs, int first, int got)
 {
-    int n = cs->num_pvars, c = cs->num_counters;
-    /* one failed read (MPI tearing down): keep the last values of them all */
-    int got = n && cs->batch_read(cs->batch) == MPIT_OK ? n : 0;
-    if (got < c) c = got;
-    for (int k = 0; k < c; k++) cs->values[cs->pvar_slot[k]] = cs->counter_last[k] - cs->counter_start[k];
-    for (int k = c; k < got; k++) apply_pvar(cs, cs->pvar_slot[k]);
-    if (n < cs->num) { /* event counters: atomics, no MPI call unless a counter needs the clock */
+    for (int k = first; k < got; k++) apply_pvar(cs, cs->pvar_slot[k]);
+    if (cs->num_pvars < cs->num) { /* event counters: atomics, no MPI call unless a counter needs the clock */
         uint64_t now = cs->needs_now ? mpit_events_now() : 0;
         for (int i = 0; i < cs->num; i++) {
             mpit_slot_t *s = &cs->slot[i];
@@ -202,7 +203,6 @@ void mpit_read_all(mpit_control_t *cs)
                 update_value(cs, i, v);
         }
     }
-    cs->fresh = got == n;
 }
 
 int mpit_read_reset_from_last(mpit_control_t *cs)

@@ -22,8 +22,24 @@ void mpit_read_unplan(mpit_control_t *cs);
 /* The slots' references changed (a reset that read MPI): the plan takes them. */
 void mpit_read_take_starts(mpit_control_t *cs);
 
-/* Hot path: reads every bound slot into cs->values. */
-void mpit_read_all(mpit_control_t *cs);
+/* What the tight loop of mpit_read_all does not do: the variables from
+ * position first of the plan on (got of them read), then the event
+ * counters.  Apart, so that a read of counters and plain values only keeps
+ * no registers for it. */
+void mpit_read_others(mpit_control_t *cs, int first, int got);
+
+/* Hot path: reads every bound slot into cs->values; inline, so that the
+ * component's PAPI_read makes one call, into the backend. */
+static inline void mpit_read_all(mpit_control_t *cs)
+{
+    int n = cs->num_pvars, c = cs->num_plain;
+    /* one failed read (MPI tearing down): keep the last values of them all */
+    int got = n && cs->batch_read(cs->batch) == MPIT_OK ? n : 0;
+    if (got < c) c = got;
+    for (int k = 0; k < c; k++) cs->values[cs->pvar_slot[k]] = cs->counter_last[k] - cs->counter_start[k];
+    if (c < got || n < cs->num) mpit_read_others(cs, c, got);
+    cs->fresh = got == n;
+}
 
 /* The component's PAPI_read of a set (TAU and Caliper read on every region
  * entry and exit): inline, with one test for the rare cases. */
