@@ -116,7 +116,23 @@ static void plan_pvar(mpit_control_t *cs, int i, int counter)
     cs->pvar_slot[k] = (unsigned char)i;
 }
 
-/* Single 64-bit counters first (the tight loop), then the other variables. */
+/* Ops whose value the tight loop makes (mpit_read_all): the variable is
+ * read straight into an 8-byte slot of counter_last, zeroed at plan time.
+ * An unsigned int fills its low half, so it joins only where that half is
+ * the one MPI writes first (little-endian). */
+#define U32_IN_SLOT (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+static int tight_delta(int op) { return op == OP_I64_DELTA || (U32_IN_SLOT && op == OP_U32_DELTA); }
+static int tight_now(int op) { return op == OP_I64_NOW || (U32_IN_SLOT && op == OP_U32_NOW); }
+
+static void plan_tight(mpit_control_t *cs, int i, int64_t start)
+{
+    cs->counter_start[cs->num_pvars] = start;
+    cs->counter_last[cs->num_pvars] = 0;
+    plan_pvar(cs, i, 1);
+}
+
+/* Counters first, then plain current values (both made by the tight loop),
+ * then the other variables. */
 void mpit_read_plan(mpit_control_t *cs)
 {
     cs->num_pvars = 0;
@@ -127,20 +143,16 @@ void mpit_read_plan(mpit_control_t *cs)
         s->op = choose_op(s);
         s->needs_now = s->op >= OP_EVENT_DELTA && mpit_events_needs_now(s->engine_id);
         cs->needs_now |= s->needs_now;
-        if (s->op == OP_I64_DELTA) {
-            cs->counter_start[cs->num_pvars] = s->start.i;
-            plan_pvar(cs, i, 1);
-        }
+        if (tight_delta(s->op)) plan_tight(cs, i, s->start.i);
     }
     cs->num_counters = cs->num_pvars;
     for (int i = 0; i < cs->num; i++)
-        if (cs->slot[i].op == OP_I64_NOW) {
-            cs->counter_start[cs->num_pvars] = 0;
-            plan_pvar(cs, i, 1);
-        }
+        if (tight_now(cs->slot[i].op)) plan_tight(cs, i, 0);
     cs->num_plain = cs->num_pvars;
-    for (int i = 0; i < cs->num; i++)
-        if (cs->slot[i].op > OP_I64_NOW && cs->slot[i].op <= OP_PVAR) plan_pvar(cs, i, 0);
+    for (int i = 0; i < cs->num; i++) {
+        int op = cs->slot[i].op;
+        if (op >= OP_I64_DELTA && op <= OP_PVAR && !tight_delta(op) && !tight_now(op)) plan_pvar(cs, i, 0);
+    }
     mpit_read_unplan(cs);
     if (cs->num_pvars)
         cs->batch = mpit_backend()->batch_create(cs->pvar_handles, cs->pvar_bufs, cs->num_pvars);
@@ -214,7 +226,7 @@ int mpit_read_reset_from_last(mpit_control_t *cs)
     }
     for (int i = 0; i < cs->num; i++) {
         mpit_slot_t *s = &cs->slot[i];
-        if (s->op == OP_NONE || s->op == OP_I64_DELTA) continue;
+        if (s->op == OP_NONE || tight_delta(s->op)) continue;
         cs->values[i] = 0;
         switch (s->read_kind) {
         case MPIT_READ_DELTA: s->start = s->last; break;
