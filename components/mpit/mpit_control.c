@@ -82,7 +82,7 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
     s->engine_id = e->engine_id;
     if (e->source == MPIT_SOURCE_EVENT) {
         if (mpit_events_subscribe() != 0) {
-            snprintf(why, why_len, "registering MPI_T event callbacks failed");
+            snprintf(why, why_len, "registering MPI_T event callbacks failed: %s", mpit_events_why());
             return PAPI_ESYS;
         }
         if (s->engine_id >= 0) {

@@ -156,16 +156,43 @@ static void dropped(void *ctx, int index, uint64_t count)
     mpi_dropped += count;
 }
 
+/* What a backend status means, for the reason given to the user. */
+static const char *status_text(int status)
+{
+    static const struct {
+        int status;
+        const char *text;
+    } texts[] = {{MPIT_ERR_INVALID, "invalid event index"},
+                 {MPIT_ERR_NOT_FOUND, "no such event"},
+                 {MPIT_ERR_NO_OBJECT, "bound to an MPI object the component does not bind"},
+                 {MPIT_ERR_GONE, "MPI is finalized"},
+                 {MPIT_ERR_MPI, "an MPI_T error"}};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        if (texts[i].status == status) return texts[i].text;
+    return "an unknown error";
+}
+
+/* -1 once the MPI refused the callbacks of some event type (why says
+ * which), for every caller; types bound to objects the component does not
+ * bind (windows, files) are left out, their instances never counted. */
+static int subscribe_err;
+
 int mpit_events_subscribe(void)
 {
     if (!mpit_events_ready()) return -1;
-    if (mpit_backend()->mpi_state() != MPIT_MPI_RUNNING || atomic_exchange(&subscribed, 1)) return 0;
+    if (mpit_backend()->mpi_state() != MPIT_MPI_RUNNING) return 0;
+    if (atomic_exchange(&subscribed, 1)) return subscribe_err;
     mpit_event_sink_t sink = {plan, deliver, dropped, engine};
-    int err = 0;
-    for (int i = 0; i < num_types; i++)
-        if (types[i].name[0] && mpit_backend()->event_subscribe(i, &sink) != MPIT_OK) err = -1;
-    SUBDBG("mpit: MPI_T event callbacks registered%s\n", err ? " (some failed)" : "");
-    return err;
+    for (int i = 0; i < num_types; i++) {
+        int status = types[i].name[0] ? mpit_backend()->event_subscribe(i, &sink) : MPIT_OK;
+        if (status == MPIT_OK || status == MPIT_ERR_NO_OBJECT) continue;
+        snprintf(why, sizeof why, "the MPI refused the callbacks of the MPI_T event %s (%s)", types[i].name,
+                 status_text(status));
+        subscribe_err = -1;
+    }
+    SUBDBG("mpit: MPI_T event callbacks registered%s%s\n", subscribe_err ? ": " : "",
+           subscribe_err ? why : "");
+    return subscribe_err;
 }
 
 int mpit_events_watch(mpit_events_watcher_t fn, void *ctx)

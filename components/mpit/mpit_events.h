@@ -32,7 +32,8 @@ int mpit_events_num_derived(void);
 int mpit_events_find(const char *engine_name);
 int mpit_events_counter_info(int id, mpit_counter_info_t *info);
 
-/* Registers the MPI callbacks (once); 0 on success. */
+/* Registers the MPI callbacks (once); 0 on success, else -1 for every
+ * caller, mpit_events_why saying which event type the MPI refused. */
 int mpit_events_subscribe(void);
 /* Restarts an extremum counter at PAPI_start/reset; no-op for others. */
 void mpit_events_rearm(int id);

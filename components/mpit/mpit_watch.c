@@ -54,7 +54,7 @@ static int start_unguarded(papi_mpit_watcher_t fn, void *ctx, int *ntypes)
     if (mpit_events_watch(fn, ctx) != 0) {
         mpit_events_watch(NULL, NULL);
         atomic_store(&watching, 0);
-        mpit_warn("events: the running %s refused the event callbacks", b->family);
+        mpit_warn("events: %s", mpit_events_why());
         return PAPI_ECMP;
     }
     *ntypes = mpit_events_num_types();
