@@ -58,15 +58,13 @@ done
 # that file names every PAPI_MPIT_REPORT_* variable utils/ reads
 run_unit report-options sh "$SRC/utils/gen-report-options.sh" check "$SRC"
 # the man page made from it renders without a groff warning
-if command -v groff >/dev/null; then
-  run_unit report-man bash -c "out=\$(groff -man -Tutf8 -ww -z '$BUILD/doc/papi-mpit-report.1' 2>&1) &&
+run_unit report-man bash -c "command -v groff >/dev/null || { echo 'SKIP groff is not installed (scripts/deps.sh installs groff-base)'; exit 77; }
+  out=\$(groff -man -Tutf8 -ww -z '$BUILD/doc/papi-mpit-report.1' 2>&1) &&
     [ -f '$BUILD/doc/papi-mpit-report.1' ] && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
-fi
 # the written style (.clang-format) holds for every C file of the project
-if command -v clang-format >/dev/null; then
-  run_unit format bash -c "cd '$SRC' && find components/mpit utils ctests bench -name '*.[ch]' -print0 |
-    xargs -0 clang-format --dry-run --Werror"
-fi
+run_unit format bash -c "command -v clang-format >/dev/null ||
+    { echo 'SKIP clang-format is not installed (scripts/deps.sh installs it)'; exit 77; }
+  cd '$SRC' && find components/mpit utils ctests bench -name '*.[ch]' -print0 | xargs -0 clang-format --dry-run --Werror"
 
 # ---- MPI tests per flavor
 for flavor in $ALL_FLAVORS; do

@@ -20,7 +20,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin libmpich-dev mpich
   libhwloc-dev libevent-dev libpmix-dev
   libfabric-dev libpsm-infinipath1-dev libpsm2-dev librdmacm-dev libibverbs-dev
-  netpipe-openmpi librsvg2-bin iproute2
+  netpipe-openmpi librsvg2-bin iproute2 groff-base clang-format
 )
 
 install_packages() {
