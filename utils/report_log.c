@@ -227,7 +227,9 @@ void report_log_finish(int rank)
     active = 0;
     ts_end = papi_mpit_watch_now();
     papi_mpit_watch_stop(&dropped_mpi);
-    unsigned long n = __atomic_load_n(&next_slot, __ATOMIC_ACQUIRE);
+    /* a callback still under way (an MPI progress thread) now finds the
+     * buffer full and writes nothing */
+    unsigned long n = __atomic_exchange_n(&next_slot, cap, __ATOMIC_ACQ_REL);
     if (n > cap) n = cap;
     /* keep filled slots only (a callback may have been cut short) */
     unsigned long k = 0;
@@ -247,7 +249,6 @@ void report_log_finish(int rank)
     FILE *f = report_mkdir_p(dir) == 0 ? fopen(tmp, "w") : NULL;
     if (!f) {
         fprintf(stderr, PFX "event log: cannot write %s: %s\n", path, strerror(errno));
-        stop_log();
         return;
     }
     write_header(f, rank, n);
@@ -269,5 +270,6 @@ void report_log_finish(int rank)
                     "%s/mpit-events.<rank>.log\n",
                 n, (unsigned long long)(dropped_full + dropped_mpi), dir);
     }
-    stop_log();
+    /* buf and types stay: a callback that took its slot just before the
+     * exchange above may still be writing its record */
 }
