@@ -6,10 +6,8 @@
 #   bench/callback_cost.sh [bursts]      (MPICH events build)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$top/_build}
-PREFIX=${PREFIX:-$BUILD/install}
+. "$top/bench/bench_env.sh"
 bursts=${1:-20}
-. "$top/ctests/flavors.sh"
 flavor_vars mpich-events || { echo "the MPICH events build is not installed"; exit 1; }
 mkdir -p "$BUILD/bench"
 exe=$BUILD/bench/callback_cost

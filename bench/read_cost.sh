@@ -5,9 +5,7 @@
 #   bench/read_cost.sh [flavor...]     (default: openmpi-spc mpich-events)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$top/_build}
-PREFIX=${PREFIX:-$BUILD/install}
-. "$top/ctests/flavors.sh"
+. "$top/bench/bench_env.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_spc_attach=all
 mkdir -p "$BUILD/bench"
 iters=4000 # under callgrind

@@ -12,10 +12,8 @@
 # to 0.01 us): t = 64 bits / (Mbps * 2^20) seconds.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$top/_build}
-PREFIX=${PREFIX:-$BUILD/install}
+. "$top/bench/bench_env.sh"
 rounds=${1:-9}
-. "$top/ctests/flavors.sh"
 flavor_vars openmpi-spc || { echo "openmpi-spc is not installed ($CACHE/openmpi-spc)"; exit 1; }
 np=$(dpkg -L netpipe-openmpi 2>/dev/null | grep -E '/NP(mpi|openmpi)$' | head -1)
 [ -x "$np" ] || { echo "netpipe-openmpi is not installed"; exit 1; }

@@ -6,9 +6,7 @@
 # Results go to stdout; doc/performance.md holds a recorded run.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$top/_build}
-PREFIX=${PREFIX:-$BUILD/install}
-. "$top/ctests/flavors.sh"
+. "$top/bench/bench_env.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$BUILD/bench"
 

@@ -39,9 +39,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 for c in ip unshare python3; do
   command -v $c >/dev/null || { echo "SKIP $c is not installed"; exit 77; }
 done
-build=${MPIT_BUILDDIR:-$(cd "$BIN/../.." && pwd)}
-wrap=$build/utils/papi-mpit-report
-[ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }
+report_tool || exit 1
 test_workdir hosts || exit 1
 
 # ---- the two hosts; names unique to this run, removed on any exit
@@ -92,8 +90,7 @@ opts=(--allow-run-as-root --prefix "$mpi_prefix" --hostfile hostfile -np 4 --map
       --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include $net --mca oob_tcp_if_include $net
       --mca mpi_spc_attach all --mca mpi_spc_dump_enabled true
       -x LD_LIBRARY_PATH -x PAPI_MPIT_BACKEND_DIR -x PAPI_MPIT_REPORT_LIBDIR -x PAPI_MPIT_REPORT_SELFCHECK)
-export PAPI_MPIT_REPORT_LIBDIR=$build/.libs PAPI_MPIT_REPORT_SELFCHECK=1
-unset PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR PAPI_MPIT_REPORT_CHART PAPI_MPIT_REPORT_QUIET PAPI_MPIT_REPORT_LOG
+export PAPI_MPIT_REPORT_SELFCHECK=1
 # run_a ARGS...: mpirun on host A (the login node of this little cluster)
 run_a() {
   timeout 120 ip netns exec "$nsa" unshare --uts sh -c 'hostname hostA && exec "$@"' run_a \

@@ -12,17 +12,13 @@
 # $BIN/../.. (run.sh puts BIN at <build>/ctests-build/<flavor>).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-build=${MPIT_BUILDDIR:-$(cd "$BIN/../.." && pwd)}
-wrap=$build/utils/papi-mpit-report
-export PAPI_MPIT_REPORT_LIBDIR=$build/.libs
+. "$here/common/test_lib.sh"
+report_tool || exit 1
 lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-$FAMILY.so
-. "$(dirname "$0")/common/test_lib.sh"
 test_workdir report || exit 1
-unset PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR PAPI_MPIT_REPORT_CHART PAPI_MPIT_REPORT_QUIET PAPI_MPIT_REPORT_LOG
 
 run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
 
-[ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }
 [ -f "$lib" ] || { echo "SKIP no $FAMILY interposer in this build ($lib)"; exit 77; }
 command -v rsvg-convert >/dev/null || { echo "FAIL: rsvg-convert (librsvg2-bin) not installed"; exit 1; }
 
@@ -98,7 +94,8 @@ grep -q "^papi-mpit-report: 2 ranks" preload.err && ok "LD_PRELOAD" || { fail "L
 
 # ---- event log mode: on an MPI with MPI_T events, one file per rank whose
 # enqueue lines agree with the component's event-derived UNEXPECTED_MSGS
-# (two independent callback registrations seeing the same instances);
+# (the log's watcher and the counters are fed by the same callbacks, through
+# two paths: the watcher's element copy and the engine's rule);
 # elsewhere one message that there is no log, and a normal report.
 run -np 2 "$wrap" --log -o log ./report_app -m 20 >log.out 2>log.err
 rc=$?

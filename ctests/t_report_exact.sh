@@ -13,16 +13,12 @@
 #   exactly 5/2/3/4, in 4 runs.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-build=${MPIT_BUILDDIR:-$(cd "$BIN/../.." && pwd)}
-wrap=$build/utils/papi-mpit-report
-export PAPI_MPIT_REPORT_LIBDIR=$build/.libs
-unset PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR PAPI_MPIT_REPORT_CHART PAPI_MPIT_REPORT_QUIET PAPI_MPIT_REPORT_LOG
+. "$here/common/test_lib.sh"
+report_tool || exit 1
 case $FLAVOR in
   openmpi-spc|mpich-events) ;;
   *) echo "SKIP exact counts need SPCs (openmpi-spc) or MPI_T events (mpich-events)"; exit 77 ;;
 esac
-[ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }
-. "$(dirname "$0")/common/test_lib.sh"
 test_workdir report-exact || exit 1
 $MPICC -O2 -Wall -Wextra -Werror "$here/report_pairs.c" -o report_pairs || { echo "FAIL: cannot build report_pairs"; exit 1; }
 run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }

@@ -12,12 +12,8 @@
 #   keeps its previous whole version), no temporary file is left, one error.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-build=${MPIT_BUILDDIR:-$(cd "$BIN/../.." && pwd)}
-wrap=$build/utils/papi-mpit-report
-export PAPI_MPIT_REPORT_LIBDIR=$build/.libs
-unset PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR PAPI_MPIT_REPORT_CHART PAPI_MPIT_REPORT_QUIET PAPI_MPIT_REPORT_LOG
-[ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }
-. "$(dirname "$0")/common/test_lib.sh"
+. "$here/common/test_lib.sh"
+report_tool || exit 1
 test_workdir report-faults || exit 1
 $MPICC -Wall -Wextra -Werror "$here/report_fault.c" -o report_fault && $MPICC -O2 "$here/report_app.c" -o report_app \
   || { echo "FAIL: cannot build the test programs"; exit 1; }

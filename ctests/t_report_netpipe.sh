@@ -9,17 +9,13 @@
 # Open MPI flavors only (NPmpi is an Open MPI program).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-build=${MPIT_BUILDDIR:-$(cd "$BIN/../.." && pwd)}
-wrap=$build/utils/papi-mpit-report
-export PAPI_MPIT_REPORT_LIBDIR=$build/.libs
-unset PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR PAPI_MPIT_REPORT_CHART PAPI_MPIT_REPORT_QUIET PAPI_MPIT_REPORT_LOG
+. "$here/common/test_lib.sh"
+report_tool || exit 1
 
 [ "$FAMILY" = openmpi ] || { echo "SKIP NPmpi (netpipe-openmpi) is an Open MPI program"; exit 77; }
 np_bin=$(dpkg -L netpipe-openmpi 2>/dev/null | grep -E '/NP(mpi|openmpi)$' | head -1)
 [ -n "$np_bin" ] && [ -x "$np_bin" ] || { echo "SKIP netpipe-openmpi is not installed"; exit 77; }
-[ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }
 
-. "$(dirname "$0")/common/test_lib.sh"
 test_workdir report-netpipe || exit 1
 checks=(--measured perf::TASK-CLOCK)
 events=default

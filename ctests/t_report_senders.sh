@@ -15,19 +15,14 @@
 # - PAPI_MPIT_REPORT_SENDERS=0: no matrix, no files, no note.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-build=${MPIT_BUILDDIR:-$(cd "$BIN/../.." && pwd)}
-wrap=$build/utils/papi-mpit-report
-export PAPI_MPIT_REPORT_LIBDIR=$build/.libs
-unset PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR PAPI_MPIT_REPORT_CHART PAPI_MPIT_REPORT_QUIET PAPI_MPIT_REPORT_LOG \
-  PAPI_MPIT_REPORT_SENDERS
+. "$here/common/test_lib.sh"
+report_tool || exit 1
 case $FLAVOR in
   mpich-events) kind=count ;;
   openmpi-spc) kind=queue_max ;;
   *) echo "SKIP senders are exact with MPI_T events (mpich-events) or ob1's queue per peer (openmpi-spc)"; exit 77 ;;
 esac
-[ -x "$wrap" ] || { echo "FAIL: $wrap not built"; exit 1; }
 command -v rsvg-convert >/dev/null || { echo "FAIL: rsvg-convert (librsvg2-bin) not installed"; exit 1; }
-. "$(dirname "$0")/common/test_lib.sh"
 test_workdir report-senders || exit 1
 # a PNG of nonzero size from an SVG
 renders() { rsvg-convert "$1" -o "$1.png" 2>"$1.err" && [ -s "$1.png" ]; }

@@ -594,18 +594,23 @@ static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *
     fputs("</g>\n", out);
 }
 
+/* An SVG document of w x h pixels on a white ground (closed by "</svg>"). */
+static void svg_begin(FILE *out, int w, int h)
+{
+    fprintf(out,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"sans-serif\">\n",
+            w, h, w, h);
+    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", w, h);
+}
 int report_write_svg(FILE *out, const report_job_t *job, const char *chart)
 {
     int n = 0;
     for (int i = 0; i < job->nevents; i++)
         if (job->events[i].nranks && chart_wants(chart, job->events[i].name)) n++;
     int h = 40 + (n ? n : 1) * PANEL_H;
-    fprintf(out,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"sans-serif\">\n",
-            SVG_W, h, SVG_W, h);
-    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, h);
+    svg_begin(out, SVG_W, h);
     fprintf(out,
             "<text x=\"10\" y=\"26\" font-size=\"17\">papi-mpit-report: per-rank values, %d rank%s</text>\n",
             job->nprocs, job->nprocs == 1 ? "" : "s");
@@ -734,12 +739,7 @@ int report_write_senders_svg(FILE *out, const report_job_t *job)
     int tips = n <= 64 && nc <= 64, numbers = cw >= 48 && ch >= 16;
     char colour[16];
 
-    fprintf(out,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"sans-serif\">\n",
-            w, h, w, h);
-    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", w, h);
+    svg_begin(out, w, h);
     fprintf(out, "<text x=\"10\" y=\"24\" font-size=\"16\">papi-mpit-report: %s, %d rank%s</text>\n",
             s->kind == REPORT_SENDERS_COUNT ? "unexpected messages by sender"
                                             : "largest unexpected queue by sender (at the moments read)",
