@@ -21,6 +21,7 @@ PACKAGES=(
   libhwloc-dev libevent-dev libpmix-dev
   libfabric-dev libpsm-infinipath1-dev libpsm2-dev librdmacm-dev libibverbs-dev
   netpipe-openmpi librsvg2-bin iproute2 groff-base clang-format
+  flex bison perl
 )
 
 install_packages() {
@@ -99,6 +100,63 @@ build_mpich_events() {
   log "MPICH + events: installed in $prefix"
 }
 
+# The current releases, built from ../shared/sources (upstream tags exported
+# with their submodules; scripts/sources-dir.sh finds them).  Each goes to its
+# own prefix under the cache, stamped when complete.
+SOURCES=$(sh "$(dirname "$0")/sources-dir.sh")
+
+unpack_shared() { # unpack_shared ARCHIVE: unpacks into $CACHE/src once, prints the tree
+  local tree=$CACHE/src/$(basename "$1" .tar.gz)
+  if [ ! -f "$tree/.unpacked" ]; then
+    rm -rf "$tree" && mkdir -p "$CACHE/src"
+    tar -xzf "$SOURCES/$1" -C "$CACHE/src" || { echo "cannot unpack $SOURCES/$1" >&2; exit 1; }
+    touch "$tree/.unpacked"
+  fi
+  echo "$tree"
+}
+
+# Open MPI 5.0.9 with SPCs: a git tree, so autogen.pl first.  Internal PMIx
+# and PRRTE (Debian's PMIx 4.2.2 is older than PRRTE 3.0.12 needs), Debian's
+# hwloc and libevent (the bundled hwloc tarball is absent).
+build_ompi5_spc() {
+  local prefix=$CACHE/openmpi-5.0.9-spc
+  [ -f "$prefix/.built" ] && { log "Open MPI 5.0.9 + SPC: cached in $prefix"; return; }
+  local src; src=$(unpack_shared openmpi-5.0.9.tar.gz)
+  log "Open MPI 5.0.9 + SPC: building from $src (about 15 minutes on 2 cores)"
+  rm -rf "$CACHE/build-ompi5" && mkdir -p "$CACHE/build-ompi5"
+  ( { [ -x "$src/configure" ] || (cd "$src" && ./autogen.pl --no-3rdparty hwloc,libevent); } \
+    && cd "$CACHE/build-ompi5" && "$src/configure" --prefix="$prefix" --enable-spc \
+      --disable-mpi-fortran --disable-oshmem --disable-sphinx --without-ucx --without-ofi \
+      --without-cuda --with-hwloc=external --with-libevent=external \
+      --with-pmix=internal --with-prrte=internal \
+      && make -j"$JOBS" && make install) \
+      >"$CACHE/logs/ompi5-spc.log" 2>&1 || { tail -40 "$CACHE/logs/ompi5-spc.log"; exit 1; }
+  rm -rf "$CACHE/build-ompi5"
+  touch "$prefix/.built"
+  log "Open MPI 5.0.9 + SPC: installed in $prefix"
+}
+
+# MPICH 4.3.2 or 5.0.1 with MPI_T events and recvq pvars, like 4.0.2.  The
+# git tags leave libmpi's version at 0:0:0; the release's numbers give
+# libmpi.so.12, the soname of 4.0.2, so one backend serves them all.
+build_mpich_release() { # build_mpich_release VERSION LIBTOOL_VERSION
+  local version=$1 sover=$2 prefix=$CACHE/mpich-$1-events
+  [ -f "$prefix/.built" ] && { log "MPICH $version + events: cached in $prefix"; return; }
+  local src; src=$(unpack_shared "mpich-$version.tar.gz")
+  log "MPICH $version + events: building from $src (about 15 minutes on 2 cores)"
+  rm -rf "$CACHE/build-mpich-$version" && mkdir -p "$CACHE/build-mpich-$version"
+  ( { [ -x "$src/configure" ] || { sed -i "s/^libmpi_so_version_m4=.*/libmpi_so_version_m4=[$sover]/" "$src/maint/version.m4" \
+        && (cd "$src" && ./autogen.sh -without-ucx -without-ofi -without-hwloc); }; } \
+    && cd "$CACHE/build-mpich-$version" && "$src/configure" --prefix="$prefix" --with-device=ch4:ofi \
+      --with-libfabric=/usr --enable-mpit-pvars=recvq --enable-mpit-events=yes \
+      --disable-fortran --disable-romio --disable-doc --with-datatype-engine=dataloop --with-hwloc=/usr \
+      && make -j"$JOBS" && make install) \
+      >"$CACHE/logs/mpich-$version-events.log" 2>&1 || { tail -40 "$CACHE/logs/mpich-$version-events.log"; exit 1; }
+  rm -rf "$CACHE/build-mpich-$version"
+  touch "$prefix/.built"
+  log "MPICH $version + events: installed in $prefix"
+}
+
 what=${1:-all}
 case $what in
   packages) install_packages ;;
@@ -106,6 +164,9 @@ case $what in
   sources) install_packages; fetch_source papi >/dev/null; fetch_source openmpi >/dev/null; fetch_source mpich >/dev/null ;;
   ompi-spc) install_packages; build_ompi_spc ;;
   mpich-events) install_packages; build_mpich_events ;;
+  ompi5-spc) install_packages; build_ompi5_spc ;;
+  mpich43-events) install_packages; build_mpich_release 4.3.2 17:2:5 ;;
+  mpich50-events) install_packages; build_mpich_release 5.0.1 18:1:6 ;;
   all) install_packages; fetch_source papi >/dev/null; build_ompi_spc; build_mpich_events ;;
   *) echo "usage: $0 [packages|sources|papi-source|ompi-spc|mpich-events|all]" >&2; exit 2 ;;
 esac
