@@ -10,19 +10,36 @@ flavor_vars() {
     mpich)        MPICC=mpicc.mpich;   MPIRUN=mpirun.mpich ;;
     openmpi-spc)  MPICC=$CACHE/openmpi-spc/bin/mpicc; MPIRUN=$CACHE/openmpi-spc/bin/mpirun ;;
     mpich-events) MPICC=$CACHE/mpich-events/bin/mpicc; MPIRUN=$CACHE/mpich-events/bin/mpiexec ;;
+    # the current releases, built from ../shared/sources (scripts/deps.sh)
+    openmpi-5.0.9-spc)  MPICC=$CACHE/$1/bin/mpicc; MPIRUN=$CACHE/$1/bin/mpirun ;;
+    mpich-4.3.2-events|mpich-5.0.1-events) MPICC=$CACHE/$1/bin/mpicc; MPIRUN=$CACHE/$1/bin/mpiexec ;;
     *) return 1 ;;
   esac
   case $1 in
     # root in CI containers; more ranks than the 2 cores
+    # (Open MPI 5 renamed the shared-memory BTL "sm"; 4.1's is "vader")
+    openmpi-5*) MPIRUN_OPTS="--allow-run-as-root --oversubscribe --mca btl self,sm --mca pml ob1" ;;
     openmpi*) MPIRUN_OPTS="--allow-run-as-root --oversubscribe --mca btl self,vader --mca pml ob1" ;;
   esac
   command -v "$MPICC" >/dev/null 2>&1 && command -v "$MPIRUN" >/dev/null 2>&1
 }
 
-ALL_FLAVORS="openmpi mpich openmpi-spc mpich-events"
+# Oldest first in each family.  MPIT_FLAVORS narrows the run.
+ALL_FLAVORS="openmpi mpich openmpi-spc mpich-events openmpi-5.0.9-spc mpich-4.3.2-events mpich-5.0.1-events"
 
 # family of a flavor, for tests whose truth depends on it
 flavor_family() { case $1 in openmpi*) echo openmpi ;; *) echo mpich ;; esac; }
+
+# kind of a flavor: what its MPI offers the tests, whatever its version
+# (openmpi, mpich: the distribution's; openmpi-spc: SPCs; mpich-events: MPI_T
+# events and recvq pvars).  Tests name kinds in "flavors:" lines and $KIND.
+flavor_kind() {
+  case $1 in
+    openmpi*-spc) echo openmpi-spc ;;
+    mpich*-events) echo mpich-events ;;
+    *) echo "$1" ;;
+  esac
+}
 
 # flavor_libmpi: the MPI library a program built with $MPICC loads (in the
 # current directory it leaves mpiprog.c and mpiprog behind).

@@ -75,7 +75,7 @@ for flavor in $ALL_FLAVORS; do
   fi
   bin=$BUILD/ctests-build/$flavor
   mkdir -p "$bin"
-  export FLAVOR=$flavor FAMILY=$(flavor_family "$flavor") MPICC MPIRUN MPIRUN_OPTS BIN=$bin
+  export FLAVOR=$flavor FAMILY=$(flavor_family "$flavor") KIND=$(flavor_kind "$flavor") MPICC MPIRUN MPIRUN_OPTS BIN=$bin
   # shared helpers, compiled once per flavor
   $MPICC -Wall -Wextra -I"$here/common" -I"$PAPI_INC" -c "$here/common/check.c" -o "$bin/check.o" \
     || { failed=$((failed + 1)); failures+=("$flavor/build"); continue; }
@@ -83,7 +83,7 @@ for flavor in $ALL_FLAVORS; do
     name=$(basename "$src" .c)
     wanted "${MPIT_TESTS:-}" "$name" || continue
     only=$(sed -n 's/^.*flavors: *\([a-z -]*\).*$/\1/p' "$src" | head -1)
-    [ -n "$only" ] && ! wanted "$only" "$flavor" && continue
+    [ -n "$only" ] && ! wanted "$only" "$KIND" && continue
     ranks=$(sed -n 's/^.*ranks: *\([0-9 ]*\).*$/\1/p' "$src" | head -1)
     log=$logdir/$flavor-$name-build.log
     if ! $MPICC -Wall -Wextra -Werror -pthread -rdynamic -I"$here/common" -I"$PAPI_INC" -I"$SRC/components/mpit" "$src" "$bin/check.o" \
@@ -107,7 +107,7 @@ for flavor in $ALL_FLAVORS; do
     # a "# flavors: ..." line runs a script on those flavors only, and a
     # "# timeout: SECONDS" line replaces the default 300 s
     only=$(sed -n 's/^# flavors: *\([a-z -]*\).*$/\1/p' "$script" | head -1)
-    [ -n "$only" ] && ! wanted "$only" "$flavor" && continue
+    [ -n "$only" ] && ! wanted "$only" "$KIND" && continue
     limit=$(sed -n 's/^# timeout: *\([0-9]*\).*$/\1/p' "$script" | head -1)
     log=$logdir/$flavor-$name.log
     (cd "$bin" && timeout "${limit:-300}" bash "$script") >"$log" 2>&1

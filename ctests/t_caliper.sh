@@ -28,7 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 
 N=10 BYTES=64
-case $FLAVOR in
+case $KIND in
   openmpi-spc)  counters="mpit:::UNEXPECTED_MSGS mpit:::BYTES_SENT perf::TASK-CLOCK" ;;
   mpich-events) counters="mpit:::UNEXPECTED_MSGS perf::TASK-CLOCK" ;;  # BYTES_SENT needs SPCs
   *) echo "SKIP Caliper is tested on openmpi-spc and mpich-events (flavor $FLAVOR has no mpit event source to check)"
@@ -145,7 +145,7 @@ for np in 2 4; do
   for mode in late early; do
     [ $mode = early ] && [ $np -ne 2 ] && continue
     flag=""; [ $mode = early ] && flag=-e
-    case $FLAVOR in
+    case $KIND in
       openmpi-spc)
         run np$np-$mode "$np" $N $flag && check_openmpi np$np-$mode "$np" ;;
       mpich-events)

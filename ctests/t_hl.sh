@@ -20,7 +20,7 @@ command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the JSO
 
 # name=<rank 0 value>,<rank 1 value> for the events this flavor has; one
 # event it does not have
-case $FLAVOR in
+case $KIND in
   openmpi)      have="pml_ob1_unexpected_msgq_length=0,9"; lacks=runtime_spc_OMPI_SPC_SEND ;;
   openmpi-spc)  have="pml_ob1_unexpected_msgq_length=0,9 runtime_spc_OMPI_SPC_SEND=10,1 UNEXPECTED_MSGS=0,9"
                 lacks=unexpected_recvq_length

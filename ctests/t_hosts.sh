@@ -35,7 +35,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
-[ "$FLAVOR" = openmpi-spc ] || { echo "SKIP runs across hosts need Open MPI's SPCs (openmpi-spc), not $FLAVOR"; exit 77; }
+[ "$KIND" = openmpi-spc ] || { echo "SKIP runs across hosts need Open MPI's SPCs (openmpi-spc), not $FLAVOR"; exit 77; }
 for c in ip unshare python3; do
   command -v $c >/dev/null || { echo "SKIP $c is not installed"; exit 77; }
 done

@@ -20,7 +20,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/common/test_lib.sh"
-case $FLAVOR in
+case $KIND in
   openmpi-spc|mpich-events) ;;
   *) echo "SKIP hpcrun is tested on the flavors with an UNEXPECTED_MSGS counter (openmpi-spc, mpich-events), not $FLAVOR"; exit 77 ;;
 esac

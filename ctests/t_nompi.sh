@@ -45,7 +45,7 @@ run() {
   ok "$label"
 }
 run flavor-lib list PAPI_MPIT_LIBMPI="$libmpi"
-case $FLAVOR in
+case $KIND in
   openmpi*) grep -q "events listed without MPI: [1-9]" flavor-lib.out || fail "nothing listed from $libmpi" ;;
 esac
 run default list

@@ -40,7 +40,7 @@ is_png() {
 
 M=10 B=64
 spc=0
-if [ "$FLAVOR" = openmpi-spc ]; then
+if [ "$KIND" = openmpi-spc ]; then
   spc=1
   export OMPI_MCA_mpi_spc_attach=all
 fi

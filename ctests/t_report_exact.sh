@@ -15,14 +15,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 report_tool || exit 1
-case $FLAVOR in
+case $KIND in
   openmpi-spc|mpich-events) ;;
   *) echo "SKIP exact counts need SPCs (openmpi-spc) or MPI_T events (mpich-events)"; exit 77 ;;
 esac
 test_workdir report-exact || exit 1
 $MPICC -O2 -Wall -Wextra -Werror "$here/report_pairs.c" -o report_pairs || { echo "FAIL: cannot build report_pairs"; exit 1; }
 run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
-[ "$FLAVOR" = openmpi-spc ] && export OMPI_MCA_mpi_spc_attach=all
+[ "$KIND" = openmpi-spc ] && export OMPI_MCA_mpi_spc_attach=all
 
 # ---- the early ring: the arranged pattern, every run
 want="5 2 3 4"
@@ -37,7 +37,7 @@ print(" ".join(str(v) for v in ev["mpit:::UNEXPECTED_MSGS"]))' ring$i/report.jso
 done
 
 # ---- against Open MPI's own SPC dump
-if [ "$FLAVOR" = openmpi-spc ]; then
+if [ "$KIND" = openmpi-spc ]; then
   dump=(--mca mpi_spc_dump_enabled true)
   for i in 1 2; do
     PAPI_MPIT_REPORT_SELFCHECK=1 run "${dump[@]}" -np 4 "$wrap" -q -o pairs$i ./report_pairs >pairs$i.out 2>pairs$i.err
@@ -62,7 +62,7 @@ fi
 
 # ---- mpich-events: the collection adds no unexpected message either (the
 # start-up's, before counting starts, are not in the report, whatever they are)
-if [ "$FLAVOR" = mpich-events ]; then
+if [ "$KIND" = mpich-events ]; then
   PAPI_MPIT_REPORT_SELFCHECK=1 run -np 4 "$wrap" -q -o sc -e mpit:::UNEXPECTED_MSGS ./report_pairs -r >sc.out 2>sc.err
   n=$(grep -c "self-check rank [0-9] collection: mpit:::UNEXPECTED_MSGS=0$" sc.err)
   [ "$n" = 4 ] && [ "$(grep -c 'self-check rank [0-9] start-up:' sc.err)" = 4 ] \

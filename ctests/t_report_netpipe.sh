@@ -20,7 +20,7 @@ test_workdir report-netpipe || exit 1
 checks=(--measured perf::TASK-CLOCK)
 events=default
 extra=()
-if [ "$FLAVOR" = openmpi-spc ]; then
+if [ "$KIND" = openmpi-spc ]; then
   # run the distribution's binary on the SPC build's library
   spc_lib=$(cd "$(dirname "$MPICC")/../lib" && pwd)
   extra=(-x LD_LIBRARY_PATH="$spc_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")

@@ -17,7 +17,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 report_tool || exit 1
-case $FLAVOR in
+case $KIND in
   mpich-events) kind=count ;;
   openmpi-spc) kind=queue_max ;;
   *) echo "SKIP senders are exact with MPI_T events (mpich-events) or ob1's queue per peer (openmpi-spc)"; exit 77 ;;
@@ -43,7 +43,7 @@ fi
 # ---- the early ring under the tool
 $MPICC -O2 -Wall -Wextra -Werror "$here/report_pairs.c" -o report_pairs || { echo "FAIL: cannot build report_pairs"; exit 1; }
 run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
-[ "$FLAVOR" = openmpi-spc ] && export OMPI_MCA_mpi_spc_attach=all
+[ "$KIND" = openmpi-spc ] && export OMPI_MCA_mpi_spc_attach=all
 for i in 1 2; do
   run -np 4 "$wrap" -q -o ring$i -e mpit:::UNEXPECTED_MSGS ./report_pairs -r -c >ring$i.out 2>ring$i.err
   rc=$?

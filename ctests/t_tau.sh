@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 . "$here/flavors.sh"
 
-case $FLAVOR in
+case $KIND in
   openmpi-spc|mpich-events) ;;
   *) echo "SKIP $FLAVOR has neither Open MPI SPCs nor MPI_T events: nothing exact to compare TAU with"; exit 77 ;;
 esac
@@ -44,7 +44,7 @@ libmpi=$(flavor_libmpi) || exit 1
 # TAU was built against Debian's MPI of the family (it needs Fortran); run it
 # on this flavor's MPI library, same ABI, first on the search path
 mpidir=$(dirname "$libmpi")
-if [ "$FLAVOR" = mpich-events ]; then
+if [ "$KIND" = mpich-events ]; then
   # libTAU.so needs Debian's soname libmpich.so.12: the same file under that name
   mkdir -p shim && ln -sfn "$libmpi" shim/libmpich.so.12
   mpidir=$PWD/shim:$mpidir
@@ -56,7 +56,7 @@ export LD_LIBRARY_PATH=$mpidir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:$PAPI_PREFIX
 unset TAU_METRICS PROFILEDIR TAU_VERBOSE PAPI_MPIT_QUIET OMPI_MCA_mpi_spc_attach
 
 BYTES=64
-case $FLAVOR in
+case $KIND in
   openmpi-spc)  metrics="UNEXPECTED_MSGS BYTES_SENT BYTES_RECEIVED"; MESSAGES=10
                 declare -A spc_of=([UNEXPECTED_MSGS]=OMPI_SPC_UNEXPECTED [BYTES_SENT]=OMPI_SPC_BYTES_SENT_USER
                                    [BYTES_RECEIVED]=OMPI_SPC_BYTES_RECEIVED_USER)
@@ -192,7 +192,7 @@ check_mpich() {
 
 # ---- exact totals at 2 and 4 ranks
 for np in 2 4; do
-  if [ "$FLAVOR" = openmpi-spc ]; then
+  if [ "$KIND" = openmpi-spc ]; then
     run_tau np$np $np $MESSAGES "$(tau_metrics $metrics)" && check_openmpi np$np $np $metrics
   else
     run_tau np$np-m0 $np 0 "$(tau_metrics $metrics)" && run_tau np$np $np $MESSAGES "$(tau_metrics $metrics)" \
@@ -202,7 +202,7 @@ done
 
 # ---- mpit events that do not exist
 dir=bad
-if [ "$FLAVOR" = openmpi-spc ]; then
+if [ "$KIND" = openmpi-spc ]; then
   run_tau $dir 2 $MESSAGES "$(tau_metrics $metrics -- $bad)" && check_openmpi $dir 2 $metrics
 else
   run_tau $dir 2 $MESSAGES "$(tau_metrics $metrics -- $bad)" && check_mpich np2-m0 $dir 2 $metrics

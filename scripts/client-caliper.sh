@@ -23,7 +23,7 @@ JOBS=${JOBS:-$(nproc)}
 
 flavor=${1:-}
 case $flavor in
-  openmpi-spc|mpich-events) mpi=$CACHE/$flavor ;;
+  openmpi*-spc|mpich*-events) mpi=$CACHE/$flavor ;;
   *) echo "usage: $0 openmpi-spc|mpich-events" >&2; exit 2 ;;
 esac
 [ -f "$ARCHIVE" ] || { echo "SKIP Caliper source archive $ARCHIVE is absent"; exit 77; }

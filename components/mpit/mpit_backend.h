@@ -148,9 +148,11 @@ typedef struct mpit_backend {
     /* 0 when the MPI has the variable but does not collect it (an Open MPI
      * SPC that is not attached): reading it would give silent zeros. */
     int (*pvar_collecting)(const char *name);
-    /* 1 (with why) when the variable belongs to an MPI component that is not
-     * in use and reading it would crash the MPI (Open MPI's PSM2 MTL without
-     * PSM2): it is listed as unavailable and never read.  No MPI call. */
+    /* 1 (with why) when the variable must not be read: it belongs to an MPI
+     * component that is not in use and reading it would crash the MPI (Open
+     * MPI's PSM2 MTL without PSM2), or the running release publishes it but
+     * does not maintain it (Open MPI 5.0's SPC watermarks).  It is listed as
+     * unavailable and never read.  Calls MPI only for its version string. */
     int (*pvar_unavailable)(const char *name, char *why, size_t why_len);
 
     int (*session_create)(mpit_session_t **session);

@@ -325,14 +325,18 @@ static int pick_metric_source(const mpit_metric_t *m, const unsigned char *colle
             e->info = entries[v]->info;
             e->cls = entries[v]->cls;
             e->source = MPIT_SOURCE_PVAR;
-            e->is_float = entries[v]->is_float;
+            e->is_float = 0; /* portable metrics are integers: a double is rounded in its unit */
             e->read_kind = m->read_kind;
         }
         e->scale = src->scale;
         e->units = m->units;
-        snprintf(e->description, sizeof e->description, "%s (portable metric; here from %s %s)", m->desc,
-                 src->kind == MPIT_SOURCE_EVENT ? "the MPI_T event counter" : "the MPI_T variable",
-                 src->name);
+        /* a maximum kept over a level the MPI publishes: seen at reads only */
+        int sampled = src->kind == MPIT_SOURCE_PVAR && m->read_kind == MPIT_READ_HIGH &&
+                      mpit_class_semantics(e->cls)->read_kind == MPIT_READ_CURRENT;
+        snprintf(e->description, sizeof e->description, "%s (portable metric; here from %s %s%s)", m->desc,
+                 src->kind == MPIT_SOURCE_EVENT ? "the MPI_T event counter" : "the MPI_T variable", src->name,
+                 sampled ? ", the largest value seen when read: this MPI publishes the current length only"
+                         : "");
         return 0;
     }
     return -1;

@@ -28,6 +28,12 @@ static const char needs_spc[] =
     "event added before MPI_Init)";
 static const char needs_events[] =
     "needs an MPI with MPI_T queue events (MPICH --enable-mpit-events=yes, Open MPI with ob1 events)";
+static const char needs_spc_events_or_recvq[] =
+    "needs Open MPI built with --enable-spc and the counter attached (OMPI_MCA_mpi_spc_attach, or the "
+    "event added before MPI_Init), MPICH built with --enable-mpit-pvars=recvq, or an MPI with MPI_T "
+    "queue events";
+static const char needs_events_or_queue_pvar[] =
+    "needs an MPI with MPI_T queue events, Open MPI's ob1 PML or MPICH built with --enable-mpit-pvars=recvq";
 static const char needs_queue_pvar[] =
     "needs Open MPI's ob1 PML or MPICH built with --enable-mpit-pvars=recvq";
 
@@ -46,20 +52,23 @@ const mpit_metric_t mpit_metrics[] = {
      {EV("oos_msgs"), PV(SPC("OUT_OF_SEQUENCE"))},
      needs_spc_or_events,
      NULL},
-    /* the posted-queue search of arriving messages, as Open MPI's SPC times it */
+    /* Open MPI's SPC times the posted-queue search of arriving messages;
+     * MPICH times the unexpected-queue search of posted receives (its
+     * posted-queue timer stops on failed searches only) */
     {"MATCH_TIME",
-     "Time spent matching arriving messages against posted receives",
+     "Time spent matching messages and receives (searching the MPI's receive queues)",
      "ns",
      MPIT_READ_DELTA,
-     {EV("posted_search.total"), PVS(SPC("MATCH_TIME"), 1000)},
-     needs_spc_or_events,
+     {EV("posted_search.total"), PVS(SPC("MATCH_TIME"), 1000), PVS("time_matching_unexpectedq", 1000000000)},
+     needs_spc_events_or_recvq,
      "Open MPI then reads the cycle counter before and after matching every arriving message "
      "(+15 % on an 8-byte latency)"},
     {"UNEXPECTED_QUEUE_MAX",
      "Largest length of the unexpected-message queue since start",
      "messages",
      MPIT_READ_HIGH,
-     {EV("unexpected_queue.max"), PV(SPC("MAX_UNEXPECTED_IN_QUEUE"))},
+     {EV("unexpected_queue.max"), PV(SPC("MAX_UNEXPECTED_IN_QUEUE")), PV(SPC("UNEXPECTED_IN_QUEUE")),
+      PV("unexpected_recvq_length"), PV("pml_ob1_unexpected_msgq_length")},
      needs_spc_or_events,
      NULL},
     {"OOS_QUEUE_MAX",
@@ -80,8 +89,8 @@ const mpit_metric_t mpit_metrics[] = {
      "Largest length of the posted-receive queue since start",
      "messages",
      MPIT_READ_HIGH,
-     {EV("posted_queue.max")},
-     needs_events,
+     {EV("posted_queue.max"), PV("posted_recvq_length"), PV("pml_ob1_posted_recvq_length")},
+     needs_events_or_queue_pvar,
      NULL},
     {"UNEXPECTED_QUEUE_LENGTH",
      "Current length of the unexpected-message queue",

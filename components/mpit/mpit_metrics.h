@@ -14,7 +14,7 @@ enum mpit_source_kind {
     MPIT_SOURCE_PVAR   /* an MPI_T performance variable */
 };
 
-#define MPIT_METRIC_SOURCES 4
+#define MPIT_METRIC_SOURCES 6
 #define MPIT_METRICS_MAX    64 /* rows the table may grow to (the catalog's per-metric flags) */
 
 typedef struct mpit_metric_source {

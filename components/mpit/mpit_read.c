@@ -27,6 +27,23 @@ enum mpit_read_op {
     OP_EVENT        /* an event counter read as it is (levels, maxima) */
 };
 
+/* A variable's value in the slot's unit: scaled, and a double made an
+ * integer where the slot is not FP64 (portable time metrics are integer ns,
+ * whatever the MPI keeps: MPICH's timers are seconds in doubles). */
+static mpit_value_t mpit_value_scaled(const mpit_slot_t *s, mpit_value_t x)
+{
+    if (s->dtype == MPIT_TYPE_DOUBLE && !s->is_float) {
+        double d = x.d * (double)s->scale;
+        x.i = (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
+    } else if (s->scale != 1) {
+        if (s->is_float)
+            x.d *= (double)s->scale;
+        else
+            x.i *= s->scale;
+    }
+    return x;
+}
+
 /* now_ns: the event clock, fetched at most once per PAPI_read. */
 int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
 {
@@ -39,13 +56,7 @@ int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
     if (!s->handle) return MPIT_ERR_NOT_FOUND;
     int err = mpit_backend()->handle_read(s->handle, s->raw);
     if (err != MPIT_OK) return err;
-    *v = mpit_value_extract(s->raw, s->dtype, s->count, s->elem);
-    if (s->scale != 1) {
-        if (s->is_float)
-            v->d *= (double)s->scale;
-        else
-            v->i *= s->scale;
-    }
+    *v = mpit_value_scaled(s, mpit_value_extract(s->raw, s->dtype, s->count, s->elem));
     return MPIT_OK;
 }
 
@@ -98,6 +109,7 @@ static int choose_op(const mpit_slot_t *s)
         return s->engine_id < 0 ? OP_NONE : s->read_kind == MPIT_READ_DELTA ? OP_EVENT_DELTA : OP_EVENT;
     if (s->source != MPIT_SOURCE_PVAR || !s->handle) return OP_NONE;
     int simple = s->count == 1 && s->elem <= 0 && s->scale == 1 && !s->is_float &&
+                 s->dtype != MPIT_TYPE_DOUBLE &&
                  (s->read_kind == MPIT_READ_DELTA || s->read_kind == MPIT_READ_CURRENT);
     size_t width = mpit_dtype_size(s->dtype);
     if (simple && width == 8) return s->read_kind == MPIT_READ_DELTA ? OP_I64_DELTA : OP_I64_NOW;
@@ -186,13 +198,7 @@ static void apply_pvar(mpit_control_t *cs, int i)
         return;
     case OP_U32_NOW: cs->values[i] = s->last.i = *(const unsigned *)s->raw; return;
     default: {
-        mpit_value_t x = mpit_value_extract(s->raw, s->dtype, s->count, s->elem);
-        if (s->scale != 1) {
-            if (s->is_float)
-                x.d *= (double)s->scale;
-            else
-                x.i *= s->scale;
-        }
+        mpit_value_t x = mpit_value_scaled(s, mpit_value_extract(s->raw, s->dtype, s->count, s->elem));
         s->last = x;
         update_value(cs, i, x);
     }

@@ -56,6 +56,7 @@ static const char *selected_name(const struct component_gate *g)
 
 int backend_pvar_unavailable(const char *name, char *why, size_t why_len)
 {
+    if (backend_known_defect(name, why, why_len)) return 1;
     for (size_t i = 0; i < sizeof gates / sizeof gates[0]; i++) {
         const struct component_gate *g = &gates[i];
         size_t n = strlen(g->prefix);
@@ -83,10 +84,7 @@ int backend_pvar_unavailable(const char *name, char *why, size_t why_len)
 
 int backend_pvar_unavailable(const char *name, char *why, size_t why_len)
 {
-    (void)name;
-    (void)why;
-    (void)why_len;
-    return 0;
+    return backend_known_defect(name, why, why_len);
 }
 
 #endif

@@ -1,9 +1,14 @@
 /*
- * Open MPI's Software-based Performance Counters count only when attached:
- * the MCA parameter mpi_spc_attach, read during MPI_Init, lists them (or says
- * "all").  Before MPI_Init the backend adds the wanted counters to it; after
- * MPI_Init it reads the parameter back (as an MPI_T control variable) so that
- * a counter that is not attached is refused, never read as silent zeros.
+ * Open MPI's Software-based Performance Counters count only when attached.
+ * Open MPI 4.1 attaches them once, in MPI_Init, from the MCA parameter
+ * mpi_spc_attach (a list, or "all"); its SPC pvars are CONTINUOUS.  Open MPI
+ * 5.0 counts references: the parameter holds one, and every started MPI_T
+ * handle one more until it stops (its SPC pvars are not continuous, so the
+ * front end starts and stops each handle of an event set).  Before MPI_Init
+ * the backend adds the wanted counters to the parameter; after MPI_Init it
+ * refuses, rather than read as silent zeros, a counter that nothing attaches:
+ * on 4.1 one the parameter does not list, on 5.0 a level (*_IN_QUEUE), whose
+ * value is right only when counted from MPI_Init.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -74,9 +79,33 @@ static void attach_value(char *buf, int len)
     buf[len - 1] = '\0';
 }
 
+/* 1 when a started handle attaches the SPC itself (Open MPI 5.0), told by
+ * the pvar's info: its SPCs are no longer CONTINUOUS. */
+static int attached_by_start(const char *name)
+{
+    char pvar_name[MPIT_NAME_LEN], desc[MPIT_DESC_LEN];
+    int index, verbosity, var_class, bind, readonly, continuous = 1, atomic;
+    int name_len = (int)sizeof pvar_name, desc_len = (int)sizeof desc;
+    MPI_Datatype dtype;
+    MPI_T_enum enumtype;
+    if (PMPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_SIZE, &index) != MPI_SUCCESS) return 0;
+    if (PMPI_T_pvar_get_info(index, pvar_name, &name_len, &verbosity, &var_class, &dtype, &enumtype, desc,
+                             &desc_len, &bind, &readonly, &continuous, &atomic) != MPI_SUCCESS)
+        return 0;
+    return !continuous;
+}
+
+/* A level counts right only when attached from MPI_Init on. */
+static int is_level(const char *counter)
+{
+    size_t n = strlen(counter), k = strlen("_IN_QUEUE");
+    return n > k && strcmp(counter + n - k, "_IN_QUEUE") == 0;
+}
+
 int backend_pvar_collecting(const char *name)
 {
     if (strncmp(name, SPC_PREFIX, strlen(SPC_PREFIX)) != 0) return 1;
+    if (!is_level(name + strlen(SPC_PREFIX)) && attached_by_start(name)) return 1;
     char value[ATTACH_VALUE_LEN];
     attach_value(value, sizeof value);
     if (strcmp(value, "all") == 0) return 1;
