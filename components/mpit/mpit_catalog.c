@@ -320,7 +320,7 @@ static int pick_metric_source(const mpit_metric_t *m, const unsigned char *colle
         } else {
             int v = find_variable(src->name, -1);
             if (v < 0 || entries[v]->unusable[0]) continue;
-            /* an Open MPI SPC that is not attached would read zeros */
+            /* an Open MPI SPC that is not attached would read zeros, one the MPI does not maintain a constant */
             if (!collecting[s]) continue;
             e->info = entries[v]->info;
             e->cls = entries[v]->cls;
@@ -380,9 +380,12 @@ static int collect(scan_snapshot_t *snap)
          i++)
         for (int k = 0; k < MPIT_METRIC_SOURCES; k++) {
             const mpit_metric_source_t *src = &mpit_metrics[i].sources[k];
+            char why[MPIT_WHY_LEN];
+            /* a variable the MPI does not maintain is no source either */
             snap->collecting[i][k] =
                 src->kind == MPIT_SOURCE_PVAR &&
-                (!b->pvar_collecting || snap->state != MPIT_MPI_RUNNING || b->pvar_collecting(src->name));
+                (!b->pvar_collecting || snap->state != MPIT_MPI_RUNNING || b->pvar_collecting(src->name)) &&
+                !(b->pvar_unavailable && b->pvar_unavailable(src->name, why, sizeof why));
         }
     return 1;
 }
