@@ -6,7 +6,8 @@
 #
 # Environment: PAPI_BUILD (PAPI tree with libpapi and papi.h), MPIT_SRCDIR,
 # MPIT_BUILDDIR, PAPI_MPIT_BACKEND_DIR; MPIT_FLAVORS and MPIT_TESTS narrow the
-# run (space-separated names; tests by file name without extension).
+# run (space-separated names; tests by file name without extension);
+# MPIT_UNITS=no leaves out the unit tests.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 SRC=${MPIT_SRCDIR:-$(dirname "$here")}
@@ -41,6 +42,7 @@ record() { # record STATUS LABEL LOG
 run_unit() {
   local name=$1; shift
   local log=$logdir/unit-$name.log
+  [ "${MPIT_UNITS:-yes}" = no ] && return 0
   wanted "${MPIT_TESTS:-}" "$name" || return 0
   "$@" >"$log" 2>&1
   record $? "unit/$name" "$log"

@@ -184,8 +184,16 @@ int main(int argc, char **argv)
     }
 
     if (spc) {
-        /* SPCs exist but count only when attached: refused, not silent zeros */
-        expect_add_error(es, "mpit:::runtime_spc_OMPI_SPC_SEND", PAPI_ECMP);
+        /* SPCs exist but count only when attached: refused, not silent zeros.
+         * Open MPI 5.0 attaches a counter when its handle starts, but a level
+         * only counts right from MPI_Init; and it does not maintain the
+         * watermark (t_spc_defects). */
+        char version[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len;
+        MPI_Get_library_version(version, &len);
+        if (strncmp(version, "Open MPI v5.", strlen("Open MPI v5.")) != 0)
+            expect_add_error(es, "mpit:::runtime_spc_OMPI_SPC_SEND", PAPI_ECMP);
+        expect_add_error(es, "mpit:::runtime_spc_OMPI_SPC_UNEXPECTED_IN_QUEUE", PAPI_ECMP);
         expect_add_error(es, "mpit:::runtime_spc_OMPI_SPC_MAX_UNEXPECTED_IN_QUEUE", PAPI_ECMP);
         expect_lookup_error(es, "mpit:::runtime_spc_OMPI_SPC_SEND:comm=self", PAPI_EINVAL);
     }

@@ -149,7 +149,10 @@ enum { U = 10, U2 = 3 };
 
 static void spc_queue(void)
 {
-    const char *names[] = {spc_inq, spc_max, spc_unexp, spc_match};
+    /* Open MPI 5.0 does not maintain its watermark (t_spc_defects): the
+     * portable metric, kept over the level, must then behave the same */
+    const char *max = check_has_event(spc_max) ? spc_max : "mpit:::UNEXPECTED_QUEUE_MAX";
+    const char *names[] = {spc_inq, max, spc_unexp, spc_match};
     long long v[4];
     MPI_Request mark;
     int n[] = {U, U2}, distinct[] = {0, 0};
@@ -159,7 +162,7 @@ static void spc_queue(void)
     }
     if (check_rank != 1) return;
     check_info(spc_inq, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_POINT, PAPI_DATATYPE_INT64, "messages");
-    check_info(spc_max, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, "messages");
+    check_info(max, PAPI_VALUETYPE_ABSOLUTE, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, "messages");
     check_info(spc_unexp, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64,
                "messages");
     check_info(spc_match, PAPI_VALUETYPE_RUNNING_SUM, PAPI_TIMESCOPE_SINCE_START, PAPI_DATATYPE_INT64, "us");
@@ -295,7 +298,7 @@ int main(int argc, char **argv)
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-    int spc = check_has_event(spc_send) && check_has_event(spc_max);
+    int spc = check_has_event(spc_send);
     int mpich = check_has_event(mpich_uattempts) && check_has_event(mpich_timings);
     if (!spc && !mpich)
         check_skip(

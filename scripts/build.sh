@@ -8,7 +8,13 @@ BUILD=${BUILD:-$top/_build}
 PREFIX=${PREFIX:-$BUILD/install}
 JOBS=${JOBS:-$(nproc)}
 
-bash "$top/scripts/deps.sh" all
+# PAPI_MPIT_MPI_BUILDS=no: packages and PAPI's source only (scripts/test.sh
+# builds the MPI flavors itself, in the background)
+if [ "${PAPI_MPIT_MPI_BUILDS:-yes}" = no ]; then
+  bash "$top/scripts/deps.sh" packages && bash "$top/scripts/deps.sh" papi-source >/dev/null
+else
+  bash "$top/scripts/deps.sh" all
+fi
 mkdir -p "$BUILD"
 [ -x "$top/configure" ] || (cd "$top" && ./autogen.sh >/dev/null 2>&1)
 cd "$BUILD"
