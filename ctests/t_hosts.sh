@@ -83,11 +83,14 @@ cp "$here/hosts_agent.sh" agent.sh && chmod +x agent.sh || { echo "FAIL: cannot 
 export HOSTS_NS_PREFIX=$prefix
 printf 'hostA slots=2\nhostB slots=2\n' >hostfile
 mpi_prefix=$(cd "$(dirname "$MPIRUN")/.." && pwd)
+# the shared-memory BTL within a host: "sm" since Open MPI 5.0, "vader" before
+shm_btl=vader
+case $FLAVOR in openmpi-5*) shm_btl=sm ;; esac
 # the environment the ranks need, passed on as a user does (the agent's
 # environment is bare, like ssh's)
 opts=(--allow-run-as-root --prefix "$mpi_prefix" --hostfile hostfile -np 4 --map-by slot --bind-to none
       --mca plm_rsh_agent "$PWD/agent.sh" --mca plm_rsh_no_tree_spawn 1
-      --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include $net --mca oob_tcp_if_include $net
+      --mca pml ob1 --mca btl tcp,$shm_btl,self --mca btl_tcp_if_include $net --mca oob_tcp_if_include $net
       --mca mpi_spc_attach all --mca mpi_spc_dump_enabled true
       -x LD_LIBRARY_PATH -x PAPI_MPIT_BACKEND_DIR -x PAPI_MPIT_REPORT_LIBDIR -x PAPI_MPIT_REPORT_SELFCHECK)
 export PAPI_MPIT_REPORT_SELFCHECK=1
