@@ -13,7 +13,8 @@
  * No collective runs inside the counted region, so BYTES_SENT_MPI counts only
  * user sends that Open MPI 4.1.4 files under "MPI" (see t_hosts.sh).  Each
  * rank prints
- *   hosts_papi_app rank R host H UNEXPECTED_MSGS=u BYTES_SENT=s BYTES_RECEIVED=r BYTES_SENT_MPI=m go=1
+ *   hosts_papi_app rank R host H UNEXPECTED_MSGS=u BYTES_SENT=s BYTES_RECEIVED=r BYTES_SENT_MPI=m
+ *     BYTES_RECEIVED_MPI=n go=1   (on one line)
  * to stdout; exit 1 if a PAPI call fails (the reason on stderr).
  */
 #include <mpi.h>
@@ -27,7 +28,7 @@
 enum { SMALL_BYTES = 100, LARGE_BYTES = 100000 };
 
 static const char *events[] = {"mpit:::UNEXPECTED_MSGS", "mpit:::BYTES_SENT", "mpit:::BYTES_RECEIVED",
-                               "mpit:::BYTES_SENT_MPI"};
+                               "mpit:::BYTES_SENT_MPI", "mpit:::BYTES_RECEIVED_MPI"};
 #define NEV ((int)(sizeof events / sizeof events[0]))
 
 static void die(int rank, const char *what, int rc)
@@ -69,9 +70,8 @@ int main(int argc, char **argv)
     char host[256] = "?";
     gethostname(host, sizeof host - 1);
     printf("hosts_papi_app rank %d host %s UNEXPECTED_MSGS=%lld BYTES_SENT=%lld BYTES_RECEIVED=%lld "
-           "BYTES_SENT_MPI=%lld "
-           "go=%d\n",
-           rank, host, v[0], v[1], v[2], v[3], ok);
+           "BYTES_SENT_MPI=%lld BYTES_RECEIVED_MPI=%lld go=%d\n",
+           rank, host, v[0], v[1], v[2], v[3], v[4], ok);
     fflush(stdout);
     free(sbuf);
     free(rbuf);

@@ -2,7 +2,7 @@
 """Compares a papi-mpit-report run with Open MPI's own SPC dump (helper of
 t_report_exact.sh).
 
-  report_spc_compare.py REPORT_JSON STDERR NP
+  report_spc_compare.py REPORT_JSON STDERR NP [--misfiled-ok]
 
 STDERR holds the run's stderr: the dump Open MPI prints at MPI_Finalize
 (--mca mpi_spc_dump_enabled true; "MPI_COMM_WORLD Rank N:" then
@@ -10,7 +10,10 @@ STDERR holds the run's stderr: the dump Open MPI prints at MPI_Finalize
 lines (PAPI_MPIT_REPORT_SELFCHECK=1).  Per rank:
 - mpit:::BYTES_SENT / BYTES_RECEIVED (user point-to-point) equal the dump's
   OMPI_SPC_BYTES_SENT_USER / BYTES_RECEIVED_USER exactly, and the tool's
-  start-up and collection added 0 bytes;
+  start-up and collection added 0 bytes (with --misfiled-ok: the report
+  plus what the self-check counted outside it equals the dump; Open MPI 5.0
+  over TCP files some bytes of the tool's zero-byte collectives as user
+  bytes, see t_hosts.sh);
 - the dump's OMPI_SPC_UNEXPECTED equals the report's UNEXPECTED_MSGS plus what
   the self-check counted during the tool's start-up (before counting) and its
   collection (after), so everything unexpected is accounted for.
@@ -23,6 +26,7 @@ import sys
 
 def main():
     rep_path, err_path, np = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    misfiled_ok = "--misfiled-ok" in sys.argv[4:]
     with open(rep_path) as f:
         ev = {e["name"]: e["values"] for e in json.load(f)["events"]}
     with open(err_path, errors="replace") as f:
@@ -65,10 +69,15 @@ def main():
               "UNEXPECTED report %d + start-up %d + collection %d, dump %d"
               % (r, sent, dsent, recv, drecv, unexp, su.get("UNEXPECTED_MSGS", 0), co.get("UNEXPECTED_MSGS", 0),
                  dunexp))
+        outside_sent = su.get("BYTES_SENT", 0) + co.get("BYTES_SENT", 0)
+        outside_recv = su.get("BYTES_RECEIVED", 0) + co.get("BYTES_RECEIVED", 0)
+        if misfiled_ok and tool_bytes:
+            print("rank %d: Open MPI filed %d bytes of the tool's own messages as user bytes" % (r, tool_bytes))
+            sent, recv = sent + outside_sent, recv + outside_recv
         if sent != dsent or recv != drecv:
             print("FAIL: rank %d: user bytes differ from the SPC dump" % r)
             bad = 1
-        if tool_bytes:
+        if tool_bytes and not misfiled_ok:
             print("FAIL: rank %d: the tool's own start-up/collection moved user bytes by %d" % (r, tool_bytes))
             bad = 1
         if unexp + added != dunexp:

@@ -135,7 +135,10 @@ rx0=$(rx_b)
 run_a "$wrap" -q -o pairs ./report_pairs -p >pairs.out 2>pairs.err
 rc=$?
 rx1=$(rx_b)
-if [ $rc = 0 ] && python3 "$here/report_spc_compare.py" pairs/report.json pairs.err 4; then
+# (Open MPI 5.0 over TCP files a few bytes of the tool's zero-byte
+# collectives as user bytes: they are accounted for, not required to be 0)
+misfiled=""; case $FLAVOR in openmpi-5*) misfiled=--misfiled-ok ;; esac
+if [ $rc = 0 ] && python3 "$here/report_spc_compare.py" pairs/report.json pairs.err 4 $misfiled; then
   ok "report, all pairs: report = SPC dump on every rank"
 else
   fail "report, all pairs (exit $rc): report and SPC dump differ"; grep -v OMPI_SPC pairs.err | tail -30
@@ -173,13 +176,18 @@ rc=$?
 rx1=$(rx_b)
 cat papi.out
 [ $rc = 0 ] || { fail "hosts_papi_app exited with $rc"; tail -30 papi.err; }
-python3 - papi.out papi.err $want_u $want_b $((rx1 - rx0)) <<'EOF' || fails=$((fails + 1))
+# Open MPI 5.0 over TCP files more bytes (72 to 168 per rank here) under BYTES_SENT_MPI
+# inside the counted region (seen here), which no rank receives as user or
+# MPI bytes: there the user bytes of each rank lie between BYTES_SENT and
+# BYTES_SENT + BYTES_SENT_MPI, and the job's sums are not compared
+ompi5=0; case $FLAVOR in openmpi-5*) ompi5=1 ;; esac
+python3 - papi.out papi.err $want_u $want_b $((rx1 - rx0)) $ompi5 <<'EOF' || fails=$((fails + 1))
 import re, sys
 out, err = open(sys.argv[1]).read(), open(sys.argv[2], errors="replace").read()
-want_u, want_b, rx = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+want_u, want_b, rx, ompi5 = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6] == "1"
 got = {int(m[0]): (m[1],) + tuple(int(x) for x in m[2:]) for m in re.findall(
     r"hosts_papi_app rank (\d+) host (\S+) UNEXPECTED_MSGS=(\d+) BYTES_SENT=(\d+) BYTES_RECEIVED=(\d+) "
-    r"BYTES_SENT_MPI=(\d+) go=1", out)}
+    r"BYTES_SENT_MPI=(\d+) BYTES_RECEIVED_MPI=(\d+) go=1", out)}
 dump, rank = {}, None
 for line in err.splitlines():
     m = re.search(r"MPI_COMM_WORLD Rank (\d+):", line)
@@ -194,7 +202,7 @@ if sorted(got) != [0, 1, 2, 3] or sorted(dump) != [0, 1, 2, 3]:
     sys.exit(1)
 bad = 0
 for r in range(4):
-    host, u, s, rv, smpi = got[r]
+    host, u, s, rv, smpi, rmpi = got[r]
     d = {k: dump[r].get("OMPI_SPC_" + k, 0) for k in
          ("UNEXPECTED", "UNEXPECTED_IN_QUEUE", "BYTES_SENT_USER", "BYTES_SENT_MPI", "BYTES_RECEIVED_USER")}
     line = ("rank %d on %s: UNEXPECTED_MSGS=%d BYTES_SENT=%d (+ BYTES_SENT_MPI %d) BYTES_RECEIVED=%d; arranged %d/%d/%d; "
@@ -205,7 +213,8 @@ for r in range(4):
         (host == ("hostA" if r < 2 else "hostB"), "runs on the wrong host"),
         (rv == want_b == d["BYTES_RECEIVED_USER"], "BYTES_RECEIVED is not the arranged count and the dump's"),
         (s == d["BYTES_SENT_USER"] and smpi == d["BYTES_SENT_MPI"], "BYTES_SENT(_MPI) differ from the dump"),
-        (s + smpi == want_b, "BYTES_SENT + BYTES_SENT_MPI is not the arranged count"),
+        (s <= want_b <= s + smpi if ompi5 else s + smpi == want_b,
+         "BYTES_SENT + BYTES_SENT_MPI is not the arranged count"),
         # every arranged unexpected message counted at PAPI_stop, nothing the
         # dump lacks; what is still queued at MPI_Finalize was not arranged
         (want_u <= u <= d["UNEXPECTED"], "UNEXPECTED_MSGS outside [arranged, dump]"),
@@ -218,7 +227,10 @@ for r in range(4):
     else:
         print("ok: " + line)
 sent = sum(got[r][2] + got[r][4] for r in range(4)); recv = sum(got[r][3] for r in range(4))
-if sent != recv:
+if ompi5:
+    print("(Open MPI 5.0: %d bytes sent as BYTES_SENT + BYTES_SENT_MPI, %d received as user bytes, %d as MPI)"
+          % (sent, recv, sum(got[r][5] for r in range(4))))
+elif sent != recv:
     print("FAIL: over the job %d bytes sent (BYTES_SENT + BYTES_SENT_MPI), %d received" % (sent, recv)); bad = 1
 else:
     print("ok: over the job bytes sent (BYTES_SENT + BYTES_SENT_MPI) = bytes received = %d" % sent)

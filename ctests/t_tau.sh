@@ -49,6 +49,24 @@ if [ "$KIND" = mpich-events ]; then
   mkdir -p shim && ln -sfn "$libmpi" shim/libmpich.so.12
   mpidir=$PWD/shim:$mpidir
 fi
+if [ "$(flavor_family "$FLAVOR")" = openmpi ] && [ ! -e "$mpidir/libmpi_cxx.so.40" ]; then
+  # libTAU.so needs Debian's libmpi_cxx.so.40, whose code needs Open MPI 4.1;
+  # Open MPI 5 has no C++ bindings.  TAU's objects name five of their
+  # symbols only through mpi.h's inline C++ classes (vtables, the operator
+  # intercept) and call none: a library of that name defines them, and
+  # aborts should one ever be called
+  mkdir -p shim && cat > shim/cxx.c <<'CXX' &&
+#include <stdlib.h>
+void _ZN3MPI3Win4FreeEv(void) { abort(); }      /* MPI::Win::Free() */
+void _ZN3MPI4CommC2Ev(void) { abort(); }        /* MPI::Comm::Comm() */
+void _ZN3MPI8Datatype4FreeEv(void) { abort(); } /* MPI::Datatype::Free() */
+void ompi_mpi_cxx_op_intercept(void) { abort(); }
+void ompi_op_set_cxx_callback(void) { abort(); }
+CXX
+    cc -shared -fPIC -Wl,-soname,libmpi_cxx.so.40 shim/cxx.c -o shim/libmpi_cxx.so.40 ||
+    { echo "FAIL: cannot build the libmpi_cxx stand-in"; exit 1; }
+  mpidir=$PWD/shim:$mpidir
+fi
 # libTAU.so finds libpapi through the cache's papi symlink, which another
 # build may point elsewhere meanwhile: name the libpapi under test (run.sh's
 # $PAPI_LIB first, the same library as the installed one)
