@@ -3,10 +3,13 @@
  * event.unexp_message_enqueued and UNEXPECTED_MSGS, N for the dequeue count
  * once received, a queue maximum of exactly N (all N are queued at once),
  * a residence time above 0 and at most N times the region's wall time, and
- * element sums/maxima (element 0 is the source rank, here 1).
+ * element sums/maxima (element 0 is the source rank, here 1).  MPICH 5.0
+ * aborts when event data is read: there the element aggregates are refused
+ * (PAPI_ECMP, the reason naming MPI_T_event_read) and the counts still exact.
  * On an MPI without events the family is empty and a name says why.
  * ranks: 2 4 */
 #include "check.h"
+#include "papi_mpit.h"
 
 #define N   40
 #define ENQ "mpit:::event.unexp_message_enqueued"
@@ -52,7 +55,19 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return rc;
     }
-    for (int i = 1; i < NEV; i++) CHECK_PAPI(PAPI_add_named_event(es, names[i]));
+    int unreadable = check_event_data_unreadable();
+    int nev = unreadable ? SRC_SUM : NEV;
+    for (int i = 1; i < nev; i++) CHECK_PAPI(PAPI_add_named_event(es, names[i]));
+    for (int i = nev; i < NEV; i++) {
+        char why[512] = "";
+        int agg = PAPI_NULL;
+        CHECK_PAPI(PAPI_create_eventset(&agg));
+        rc = PAPI_add_named_event(agg, names[i]);
+        papi_mpit_why(names[i], why, sizeof why);
+        CHECK(rc != PAPI_OK && strstr(why, "MPI_T_event_read"), "%s on MPICH 5.0: %d, '%s'", names[i], rc,
+              why);
+        PAPI_destroy_eventset(&agg);
+    }
     CHECK(listed_events() >= 2, "only %d event counters listed", listed_events());
     MPI_Barrier(MPI_COMM_WORLD);
 
@@ -77,8 +92,10 @@ int main(int argc, char **argv)
         CHECK(v[QMAX] == N, "UNEXPECTED_QUEUE_MAX %lld, expected %d", v[QMAX], N);
         CHECK(v[QTIME] > 0 && (double)v[QTIME] <= N * wall_ns,
               "UNEXPECTED_QUEUE_TIME %lld ns, region %.0f ns", v[QTIME], wall_ns);
-        CHECK(v[SRC_SUM] == N, "sum of element 0 (source rank 1) %lld, expected %d", v[SRC_SUM], N);
-        CHECK(v[SRC_MAX] == 1, "max of element 0 %lld, expected 1", v[SRC_MAX]);
+        if (!unreadable) {
+            CHECK(v[SRC_SUM] == N, "sum of element 0 (source rank 1) %lld, expected %d", v[SRC_SUM], N);
+            CHECK(v[SRC_MAX] == 1, "max of element 0 %lld, expected 1", v[SRC_MAX]);
+        }
     } else if (check_rank == 1) {
         MPI_Recv(&go, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         for (int i = 0; i < N; i++) MPI_Send(&i, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);

@@ -124,7 +124,9 @@ int main(int argc, char **argv)
     }
     CHECK(nlisted == nraw, "listed %d variables, MPI_T has %d valid ones", nlisted, nraw);
     CHECK(nclassq == ntwins, "%d :class= qualifiers listed for %d twin variables", nclassq, ntwins);
-    CHECK(nevents == 0 || nsum > 0, "%d MPI_T events listed, none with a :sum= qualifier", nevents);
+    /* (MPICH 5.0's event data cannot be read: no element aggregates there) */
+    CHECK(nevents == 0 || nsum > 0 || check_event_data_unreadable(),
+          "%d MPI_T events listed, none with a :sum= qualifier", nevents);
     if (check_rank == 0)
         printf("qualifiers: %d :class= (twins %d), %d :sum=, %d :max= over %d MPI_T events\n", nclassq,
                ntwins, nsum, nmax, nevents);

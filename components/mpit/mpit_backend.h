@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI    11
+#define MPIT_BACKEND_ABI    12
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN    256  /* an MPI_T variable or event name */
@@ -97,6 +97,7 @@ typedef struct mpit_event_info {
     int elem_dtype[MPIT_EVENT_MAX_ELEMS];                      /* enum mpit_dtype */
     int bind;                                                  /* enum mpit_bind */
     int verbosity;
+    char unreadable[MPIT_WHY_LEN]; /* "", or why the MPI's data of this event must never be read */
 } mpit_event_info_t;
 
 /* Where event instances go (called inside MPI, from any thread: the sink

@@ -569,6 +569,11 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
              parsed->agg_elem);
     int id = mpit_events_find(engine_name);
     if (id < 0) {
+        if (mpit_events_unreadable()) {
+            snprintf(why, why_len, "%s:%s=%s cannot be counted here: %s", rest,
+                     parsed->agg == MPIT_AGG_SUM ? "sum" : "max", parsed->agg_elem, mpit_events_unreadable());
+            return PAPI_ECMP;
+        }
         snprintf(why, why_len, "the MPI_T event %s has no integer element %s", rest, parsed->agg_elem);
         return PAPI_EINVAL;
     }

@@ -714,6 +714,11 @@ void mpit_engine_destroy(mpit_engine_t *e)
     free(e);
 }
 
+void mpit_engine_forbid_reading(mpit_engine_t *e, int id)
+{
+    if (e && !e->bound && id >= 0 && id < e->nev) e->ev[id].noread = 1;
+}
+
 int mpit_engine_describe_event(mpit_engine_t *e, int id, const char *name, int nelem,
                                const char *const *elem_names, const int *elem_kinds)
 {

@@ -55,6 +55,9 @@ void mpit_engine_destroy(mpit_engine_t *eng);
  * rows). Returns 0, or -1 on a bad argument or after bind. */
 int mpit_engine_describe_event(mpit_engine_t *eng, int id, const char *name, int nelem,
                                const char *const *elem_names, const int *elem_kinds);
+/* Setup: the MPI's data of event type id must never be read (a defect of
+ * the running release); rules that need it are unavailable. */
+void mpit_engine_forbid_reading(mpit_engine_t *eng, int id);
 
 /* Setup: checks every row against the described events and builds the
  * counters of the available ones. t0_ns is "now" on the event clock (items

@@ -29,6 +29,12 @@ int mpit_events_num_derived(void) { return num_derived; }
 
 const char *mpit_events_type_name(int i) { return i >= 0 && i < num_types ? types[i].name : ""; }
 const char *mpit_events_type_desc(int i) { return i >= 0 && i < num_types ? types[i].desc : ""; }
+const char *mpit_events_unreadable(void)
+{
+    for (int i = 0; i < num_types; i++)
+        if (types[i].unreadable[0]) return types[i].unreadable;
+    return NULL;
+}
 
 const char *mpit_events_summable_element(int i, int elem)
 {
@@ -81,6 +87,10 @@ static int setup_once(void)
             kinds[e] = kind_of(types[i].elem_dtype[e]);
         }
         mpit_engine_describe_event(engine, i, types[i].name, types[i].nelem, names, kinds);
+        if (types[i].unreadable[0]) {
+            SUBDBG("mpit: the data of event %s is never read: %s\n", types[i].name, types[i].unreadable);
+            mpit_engine_forbid_reading(engine, i);
+        }
     }
     num_types = n;
     num_derived = mpit_engine_bind(engine, mpit_rules, mpit_num_rules, 0);

@@ -23,6 +23,9 @@ const char *mpit_events_why(void);
 int mpit_events_num_types(void);
 const char *mpit_events_type_name(int index);
 const char *mpit_events_type_desc(int index);
+/* NULL, or why the running MPI's event data must never be read (then
+ * element aggregates and per-sender counts are unavailable). */
+const char *mpit_events_unreadable(void);
 /* Name of element elem of event type index if :sum=/:max= apply to it
  * (an integer the engine can read), else NULL; past the last element too. */
 const char *mpit_events_summable_element(int index, int elem);

@@ -70,7 +70,11 @@ static int start_unguarded(void)
         kind = PAPI_MPIT_SENDERS_COUNT;
     else if (start_queue_watch() == 0)
         kind = PAPI_MPIT_SENDERS_QUEUE_MAX;
-    else {
+    else if (mpit_events_unreadable()) {
+        mpit_warn("senders: the running %s cannot tell the sender of an MPI_T event: %s",
+                  mpit_backend()->family, mpit_events_unreadable());
+        return PAPI_ECMP;
+    } else {
         mpit_warn("senders: the running %s has neither MPI_T queue events by source (MPICH "
                   "--enable-mpit-events=yes) nor Open MPI's %s",
                   mpit_backend()->family, QUEUE_BY_PEER);

@@ -13,6 +13,18 @@ int check_is_openmpi(void)
     return strstr(v, "Open MPI") != NULL;
 }
 
+int check_event_data_unreadable(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n;
+    MPI_Get_library_version(v, &n);
+    const char *label = "MPICH Version:";
+    if (strncmp(v, label, strlen(label)) != 0) return 0;
+    const char *p = v + strlen(label);
+    p += strspn(p, " \t");
+    return strncmp(p, "5.0.", 4) == 0;
+}
+
 int check_has_event(const char *name)
 {
     int es = PAPI_NULL, ok;

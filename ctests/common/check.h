@@ -32,6 +32,10 @@ extern int check_rank;
 
 /* The MPI family of the running library, from its version string. */
 int check_is_openmpi(void);
+/* 1 on an MPI whose MPI_T event data cannot be read without aborting
+ * (MPICH 5.0: MPI_T_event_read and MPI_T_event_copy assert on the element's
+ * built-in datatype): there element aggregates and senders are refused. */
+int check_event_data_unreadable(void);
 /* 1 when name can be added in a throwaway event set (the MPI has it). */
 int check_has_event(const char *name);
 /* PAPI_library_init or exit. */

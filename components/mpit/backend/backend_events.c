@@ -63,6 +63,7 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     info->bind = backend_map_bind(bind);
     info->verbosity = backend_map_verbosity(verbosity);
     for (int i = 0; i < info->nelem; i++) info->elem_dtype[i] = backend_map_dtype(types[i]);
+    backend_event_data_defect(info->unreadable, sizeof info->unreadable);
     /* The optional enum names the elements; where the family's enum cannot
      * be trusted, the names it is known to mean (family_quirks.h). */
     int items = 0;
@@ -178,7 +179,8 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
     subscription_t *s = calloc(1, sizeof *s);
     if (!s) return MPIT_ERR_MPI;
     s->index = index;
-    s->nelem = info.nelem;
+    /* data that must not be read: no element is, whatever a sink plans */
+    s->nelem = info.unreadable[0] ? 0 : info.nelem;
     memcpy(s->elem_dtype, info.elem_dtype, sizeof s->elem_dtype);
     memcpy(s->elem_displ, displs, sizeof s->elem_displ);
     /* the whole buffer fits on the callback's stack: copy it in one call */

@@ -24,6 +24,8 @@ int backend_pvar_unavailable(const char *name, char *why, size_t why_len);
 /* 1 (with why) when the running MPI release publishes the variable but does
  * not maintain it (known_defects.c). */
 int backend_known_defect(const char *name, char *why, size_t why_len);
+/* 1 (with why) when reading any event's data would abort the running MPI. */
+int backend_event_data_defect(char *why, size_t why_len);
 
 /* Events part: fills the event entries of the vector when the MPI has them. */
 void backend_events_fill(mpit_backend_t *b);

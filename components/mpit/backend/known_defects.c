@@ -1,7 +1,9 @@
 /*
- * Counters an MPI release publishes but does not maintain.  Reading one would
- * give a constant (0, or a level that never falls) that looks like a
- * measurement, so the variable is listed as unavailable with the reason.
+ * What an MPI release publishes but does not do right, as data.  A counter
+ * it does not maintain would read as a constant (0, or a level that never
+ * falls) that looks like a measurement: it is listed as unavailable with the
+ * reason.  Event data it cannot hand out without aborting the process is
+ * never read: rules that need it are unavailable, counting still works.
  * Which release is running is learnt from its version string at run time:
  * one backend serves every release of its ABI family.
  */
@@ -12,15 +14,28 @@
 
 #include "backend_internal.h"
 
+/* A release: the version string starts with label, then (after blanks) version. */
+struct release {
+    const char *label, *version;
+};
+#define OPEN_MPI_5_0                                                                                         \
+    {                                                                                                        \
+        "Open MPI v", "5.0."                                                                                 \
+    }
+#define MPICH_5_0                                                                                            \
+    {                                                                                                        \
+        "MPICH Version:", "5.0."                                                                             \
+    }
+
 static const struct known_defect {
-    const char *release; /* the MPI library version string starts with this */
+    struct release release;
     const char *pattern; /* variables affected (fnmatch) */
     const char *why;
 } known_defects[] = {
-    {"Open MPI v5.0.", "runtime_spc_OMPI_SPC_MAX_*_IN_QUEUE",
+    {OPEN_MPI_5_0, "runtime_spc_OMPI_SPC_MAX_*_IN_QUEUE",
      "Open MPI 5.0 never raises this watermark: ompi_spc_update_watermark "
      "(ompi/runtime/ompi_spc.h) compares the watermark with itself, so it reads 0 whatever the queue held"},
-    {"Open MPI v5.0.", "runtime_spc_OMPI_SPC_OOS_IN_QUEUE",
+    {OPEN_MPI_5_0, "runtime_spc_OMPI_SPC_OOS_IN_QUEUE",
      "Open MPI 5.0's ob1 adds to this level when an out-of-sequence message is queued and never "
      "subtracts when it leaves (ompi/mca/pml/ob1/pml_ob1_recvfrag.c), so it only grows"},
 };
@@ -40,14 +55,40 @@ static const char *library_version(void)
     return version;
 }
 
+static const struct event_data_defect {
+    struct release release;
+    const char *why;
+} event_data_defects[] = {
+    {MPICH_5_0, "MPICH 5.0's MPI_T_event_read and MPI_T_event_copy abort the process (MPIR_Localcopy "
+                "asserts that the element's datatype is not a built-in one, src/mpi/misc/utils.c)"},
+};
+
+static int running(const struct release *r)
+{
+    const char *v = library_version();
+    size_t n = strlen(r->label);
+    if (strncmp(v, r->label, n) != 0) return 0;
+    v += strspn(v + n, " \t") + n;
+    return strncmp(v, r->version, strlen(r->version)) == 0;
+}
+
 int backend_known_defect(const char *name, char *why, size_t why_len)
 {
     for (size_t i = 0; i < sizeof known_defects / sizeof known_defects[0]; i++) {
         const struct known_defect *d = &known_defects[i];
-        if (fnmatch(d->pattern, name, 0) != 0) continue;
-        if (strncmp(library_version(), d->release, strlen(d->release)) != 0) continue;
+        if (fnmatch(d->pattern, name, 0) != 0 || !running(&d->release)) continue;
         snprintf(why, why_len, "%s is not maintained by this MPI: %s", name, d->why);
         return 1;
     }
+    return 0;
+}
+
+int backend_event_data_defect(char *why, size_t why_len)
+{
+    for (size_t i = 0; i < sizeof event_data_defects / sizeof event_data_defects[0]; i++)
+        if (running(&event_data_defects[i].release)) {
+            snprintf(why, why_len, "%s", event_data_defects[i].why);
+            return 1;
+        }
     return 0;
 }
