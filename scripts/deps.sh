@@ -145,13 +145,15 @@ build_mpich_release() { # build_mpich_release VERSION LIBTOOL_VERSION
   local src; src=$(unpack_shared "mpich-$version.tar.gz")
   log "MPICH $version + events: building from $src (about 15 minutes on 2 cores)"
   rm -rf "$CACHE/build-mpich-$version" && mkdir -p "$CACHE/build-mpich-$version"
-  ( { [ -x "$src/configure" ] || { sed -i "s/^libmpi_so_version_m4=.*/libmpi_so_version_m4=[$sover]/" "$src/maint/version.m4" \
+  ( { [ -x "$src/configure" ] || { sed -i "s/^m4_define(\[libmpi_so_version_m4\],\[[0-9:]*\])/m4_define([libmpi_so_version_m4],[$sover])/" "$src/maint/version.m4" \
+        && grep -q "libmpi_so_version_m4\],\[$sover\]" "$src/maint/version.m4" \
         && (cd "$src" && ./autogen.sh -without-ucx -without-ofi -without-hwloc); }; } \
     && cd "$CACHE/build-mpich-$version" && "$src/configure" --prefix="$prefix" --with-device=ch4:ofi \
       --with-libfabric=/usr --enable-mpit-pvars=recvq --enable-mpit-events=yes \
       --disable-fortran --disable-romio --disable-doc --with-datatype-engine=dataloop --with-hwloc=/usr \
       && make -j"$JOBS" && make install) \
       >"$CACHE/logs/mpich-$version-events.log" 2>&1 || { tail -40 "$CACHE/logs/mpich-$version-events.log"; exit 1; }
+  [ -e "$prefix/lib/libmpi.so.12" ] || { echo "MPICH $version: no libmpi.so.12 in $prefix/lib"; exit 1; }
   rm -rf "$CACHE/build-mpich-$version"
   touch "$prefix/.built"
   log "MPICH $version + events: installed in $prefix"
