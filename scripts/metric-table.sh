@@ -38,7 +38,8 @@ readme_column() { # readme_column FLAVOR: that column of README's table
   local flavor=$1 i=0 col=-1 h
   for h in "${headings[@]}"; do [ "${h%%:*}" = "$flavor" ] && col=$i; i=$((i + 1)); done
   [ $col -ge 0 ] || { echo "no column for flavor $flavor" >&2; return 1; }
-  sed -n "/^$begin\$/,/^$end\$/p" "$readme" | grep '^| `' | awk -F' \\| ' -v c=$((col + 2)) '
+  awk -v b="$begin" -v e="$end" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$readme" |
+    grep '^| `' | awk -F' \\| ' -v c=$((col + 2)) '
     { name = $1; sub(/^\| `/, "", name); sub(/`$/, "", name); v = $c; sub(/ \|$/, "", v)
       gsub(/`/, "", v); if (v == "—") v = "-"; print name "\t" v }'
 }
