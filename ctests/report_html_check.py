@@ -2,7 +2,7 @@
 """Opens papi-mpit-report's report.html in headless Chromium and checks it
 against report.json, written from the same data:
 
-  report_html_check.py DIR SCREENSHOT.png [--expect-senders]
+  report_html_check.py DIR SCREENSHOT.png [--expect-senders] [--drawn EVENT]...
 
 - the page loads with no script error (exceptions and console errors);
 - the overview heatmap has a row per event that is not 0 everywhere, most
@@ -12,7 +12,9 @@ against report.json, written from the same data:
 - the summary table's min, mean, max, their ranks and max/mean equal
   report.json, and clicking "max/mean" sorts the table by it;
 - every skipped event is listed with its reason; the sender table's totals
-  are the matrix rows' sums; the run's facts name the ranks;
+  are the matrix rows' sums, and the sentence at the top names the receiver
+  with the most unexpected messages and its largest sender; the run's facts
+  name the ranks; each --drawn EVENT is a row of the heatmap;
 - a screenshot of the top of the page (1280 px wide) goes to SCREENSHOT.
 
 Talks to Chromium over its DevTools pipe (--remote-debugging-pipe: fd 3 in,
@@ -144,6 +146,7 @@ def main():
         sys.exit(__doc__)
     d, shot = sys.argv[1], sys.argv[2]
     expect_senders = "--expect-senders" in sys.argv[3:]
+    must_draw = [sys.argv[i + 1] for i in range(3, len(sys.argv) - 1) if sys.argv[i] == "--drawn"]
     rep = json.load(open(os.path.join(d, "report.json")))
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     if not exe:
@@ -213,6 +216,9 @@ def main():
             cells += 1
     print("ok: heatmap %d rows x %d columns (%s), %d cells equal report.json"
           % (len(got["rows"]), ncols, "a column per rank" if g == 1 else "groups of %d ranks" % g, cells))
+    for name in must_draw:
+        if name not in [r["name"] for r in got["rows"]]:
+            fail("%s is not drawn in the heatmap (report.json: %s)" % (name, events.get(name)))
     if got["groups"] != (g > 1):
         fail("the page %s rank groups" % ("does not say it uses" if g > 1 else "speaks of"))
     if sorted(got["zeros"]) != sorted(zeros):
@@ -269,6 +275,18 @@ def main():
             t = sum(row) + sd["other"][r]
             if t and totals.get(r) != t:
                 fail("senders: receiver %d total %s on the page, %d in report.json" % (r, totals.get(r), t))
+        best = None
+        for r, row in enumerate(sd["matrix"]):
+            if row is not None and (best is None or sum(row) + sd["other"][r] > best[1]):
+                best = (r, sum(row) + sd["other"][r], row)
+        if sd["kind"] == "count" and best and best[1] > 0:
+            top = max(range(len(best[2])), key=lambda c: (best[2][c], -c))
+            say = "Most unexpected messages: rank %d (%d in all), most of them from rank %d (%d)" % (
+                best[0], best[1], top, best[2][top])
+            if say not in got["glance"]:
+                fail("the page does not say %r: %r" % (say, got["glance"]))
+            else:
+                print("ok: the page says: %s" % say)
         if got["senders_svg"] == 0:
             fail("no sender heatmap on the page")
         print("ok: sender table of %d receivers equals report.json" % len(totals))

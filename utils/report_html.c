@@ -136,8 +136,12 @@ static void write_glance(FILE *out, const report_job_t *job, const int *idx, int
             if (best_top >= 0)
                 fprintf(out, ", from <b>rank %d</b> (%lld)", best_top, cell_of(job, best, best_top));
             fputs(".</li>\n", out);
-        } else {
+        } else if (s->kind == REPORT_SENDERS_COUNT) {
             fputs("<li>No unexpected messages by sender on any rank.</li>\n", out);
+        } else {
+            fputs("<li>Unexpected queues by sender: empty each time the tool looked (at MPI_Finalize and at "
+                  "each MPI_Pcontrol call: call MPI_Pcontrol where messages wait to see them).</li>\n",
+                  out);
         }
     }
     int nskip = job->nskips, nnone = 0;

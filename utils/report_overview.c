@@ -210,7 +210,7 @@ int report_overview_svg(FILE *out, const report_job_t *job)
 
     /* rank axis: every k-th rank, at its place (inside its group's column) */
     int k = report_senders_label_step(n, cw / g, 10, 1);
-    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#444\">rank</text>\n", x0 - 4, y0 - 8);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#444\">rank</text>\n", x0 - 12, y0 - 8);
     fputs("<g font-size=\"10\" text-anchor=\"middle\">\n", out);
     for (int r = 0; r < n; r += k)
         fprintf(out, "<text class=\"rank\" x=\"%.2f\" y=\"%d\">%d</text>\n", x0 + (r + 0.5) * cw / g, y0 - 8,
