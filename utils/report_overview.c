@@ -143,9 +143,9 @@ static int name_lines(FILE *out, const report_job_t *job, int (*which)(const rep
     for (int i = 0; i < job->nevents; i++) {
         if (!which(&job->events[i])) continue;
         double w = (strlen(job->events[i].name) + 2) * OV_CHAR;
-        if (used + w > width && used > 0) {
+        if (used + w > width && *sep == ',') { /* not before the first name */
             y += 16;
-            fprintf(out, "</text>\n<text class=\"%s\" x=\"%d\" y=\"%d\" fill=\"#333\">", cls, x + 12, y);
+            fprintf(out, ",</text>\n<text class=\"%s\" x=\"%d\" y=\"%d\" fill=\"#333\">", cls, x + 12, y);
             used = 12;
             sep = "";
         }
