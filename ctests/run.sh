@@ -56,6 +56,8 @@ for t in output senders; do
   run_unit report-$t bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_$t.c' \
     '$SRC/utils/report_output.c' -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
 done
+# report.html from 2 to 1024 ranks, checked in headless Chromium
+run_unit report-html bash "$SRC/ctests/report_html_scale.sh" "$unitdir/report-html"
 # the report tool's options: README's table is utils/report-options.tsv's and
 # that file names every PAPI_MPIT_REPORT_* variable utils/ reads
 run_unit report-options sh "$SRC/utils/gen-report-options.sh" check "$SRC"

@@ -22,6 +22,7 @@ PACKAGES=(
   libfabric-dev libpsm-infinipath1-dev libpsm2-dev librdmacm-dev libibverbs-dev
   netpipe-openmpi librsvg2-bin iproute2 groff-base clang-format
   flex bison perl
+  chromium
 )
 
 install_packages() {

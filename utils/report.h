@@ -55,6 +55,12 @@ typedef struct report_job {
     char mpi_library[256];          /* first line of MPI_Get_library_version */
     char command[1024];             /* the program and its arguments */
     char started[64];               /* ISO 8601 time of rank 0's MPI_Init return */
+    char papi_version[32];          /* "7.0.0.0", or "" when unknown */
+    /* the tool's own time on rank 0, outside the measured window: start-up
+     * (after MPI_Init returned, before counting started) and collection
+     * (after every rank stopped counting, until every record is on rank 0) */
+    int tool_cost_measured;
+    double tool_startup_s, tool_collect_s;
     int nevents, cap_events;
     report_event_t *events;
     int nskips, cap_skips;
@@ -91,6 +97,38 @@ int report_write_senders_svg(FILE *out, const report_job_t *job);
  * the widest label (the digits of n-1) when they stand side by side
  * (across: the sender axis), or a line height (the receiver axis). */
 int report_senders_label_step(int n, double cell_px, double font_px, int across);
+
+/* report.html (report_html.c): the overview, the summary table, per-rank
+ * charts, the sender matrix, the skipped events and the run's facts in one
+ * self-contained page; overview.svg (report_overview.c): the overview alone,
+ * an events x ranks heatmap, each event scaled to its own maximum. */
+int report_write_html(FILE *out, const report_job_t *job);
+int report_write_overview_svg(FILE *out, const report_job_t *job);
+/* The overview drawn inside another document (no XML declaration). */
+int report_overview_svg(FILE *out, const report_job_t *job);
+/* Rank columns of the overview: at most REPORT_OVERVIEW_COLUMNS; beyond
+ * that, groups of report_overview_group(n) consecutive ranks. */
+#define REPORT_OVERVIEW_COLUMNS 256
+int report_overview_group(int nprocs);
+/* The overview's rows: indices of the events not 0 everywhere, by max/mean
+ * (largest first, then in measured order); idx has room for nevents. */
+int report_overview_order(const report_job_t *job, int *idx);
+/* 1 when the event is 0 on every rank that measured it (and some did). */
+int report_event_all_zero(const report_event_t *e);
+
+/* Formatting shared by the renderings (report_output.c). */
+void report_fmt_num(char *buf, size_t len, double v);                         /* for people */
+void report_fmt_value(char *buf, size_t len, const report_event_t *e, int r); /* exact, as in JSON */
+void report_fmt_json_num(char *buf, size_t len, double v);                    /* exact, as in JSON */
+void report_xml_str(FILE *out, const char *s);                                /* escaped for XML/HTML */
+void report_heat_colour(double t, char *buf, size_t len);                     /* 0 < t <= 1, blues */
+/* One bar chart panel (800 x REPORT_PANEL_H px) of an event, a bar per rank,
+ * drawn at y0 inside an SVG document. */
+#define REPORT_PANEL_W 800
+#define REPORT_PANEL_H 260
+void report_svg_panel(FILE *out, const report_job_t *job, const report_event_t *e, int y0);
+/* The sender heatmap inside another document (no XML declaration). */
+int report_senders_svg_body(FILE *out, const report_job_t *job);
 
 /* Helpers shared with the interposer. */
 int report_mkdir_p(const char *dir);

@@ -20,6 +20,10 @@ void collect_started(void);
  * longer than the MPI's largest tag value (at least 32767) is cut there. */
 char *collect_gather(const char *mine, int len, int **lens, int **displs);
 
+/* Rank 0, after collect_gather: seconds from every rank having stopped
+ * counting until every record was in (the collection's own cost). */
+double collect_seconds(void);
+
 /* After collect_gather, once rank 0 has written the report (collective):
  * every rank goes on to MPI_Finalize together, so that a rank that exits
  * early cannot make the launcher kill rank 0 while it writes, and what the

@@ -85,7 +85,7 @@ static int nev, cap_ev;
 static evset_t sets[MAX_SETS];
 static int nsets;
 static int my_rank, nprocs;
-static double t_start;
+static double t_start, t_startup = -1; /* t_startup: the tool's own start-up, s */
 static char started_iso[64];
 
 static unsigned long pthread_self_id(void) { return (unsigned long)pthread_self(); }
@@ -546,6 +546,7 @@ static void senders_end(void)
 
 static void report_start(void)
 {
+    double t0 = PMPI_Wtime();
     PMPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     state = ST_RUNNING;
@@ -600,6 +601,7 @@ static void report_start(void)
     if (helper_running) senders_begin();
     collect_started();
     t_start = PMPI_Wtime();
+    t_startup = t_start - t0;
 }
 
 /* Rank r's record: "H\thost\telapsed", then "E\tname\tunits\ti|f\tvalue" per
@@ -766,9 +768,12 @@ static void report_output(report_job_t *job)
     }
     const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
     if (dir && *dir) {
-        static const char *const files[] = {"report.txt", "ranks.csv", "report.json", "chart.svg"};
-        int (*const render[])(FILE *, const report_job_t *) = {report_write_table, report_write_csv,
-                                                               report_write_json, render_svg};
+        static const char *const files[] = {"report.txt", "ranks.csv",    "report.json",
+                                            "chart.svg",  "overview.svg", "report.html"};
+        int (*const render[])(FILE *, const report_job_t *) = {report_write_table,        report_write_csv,
+                                                               report_write_json,         render_svg,
+                                                               report_write_overview_svg, report_write_html};
+        enum { NBASE = sizeof files / sizeof files[0] };
         chart_list = getenv("PAPI_MPIT_REPORT_CHART");
         /* one message for the whole directory: the first failure stops it */
         if (report_mkdir_p(dir)) {
@@ -777,17 +782,17 @@ static void report_output(report_job_t *job)
         }
         static const char *const sfiles[] = {"senders.csv", "senders.svg"};
         int (*const srender[])(FILE *, const report_job_t *) = {render_senders_csv, report_write_senders_svg};
-        int nfiles = job->senders.kind != REPORT_SENDERS_NONE ? 6 : 4;
+        int nfiles = job->senders.kind != REPORT_SENDERS_NONE ? NBASE + 2 : NBASE;
         for (int i = 0; i < nfiles; i++) {
-            const char *file = i < 4 ? files[i] : sfiles[i - 4];
-            if (report_write_file(dir, file, job, i < 4 ? render[i] : srender[i - 4])) {
+            const char *file = i < NBASE ? files[i] : sfiles[i - NBASE];
+            if (report_write_file(dir, file, job, i < NBASE ? render[i] : srender[i - NBASE])) {
                 note("cannot write %s/%s: %s; %s", dir, file, strerror(errno),
                      i ? "the files before it are complete, the others not written" : "no files written");
                 return;
             }
         }
-        note("wrote report.txt, ranks.csv, report.json%s in %s",
-             nfiles > 4 ? ", chart.svg, senders.csv and senders.svg" : " and chart.svg", dir);
+        note("wrote report.html, report.txt, ranks.csv, report.json, chart.svg%s in %s",
+             nfiles > NBASE ? ", overview.svg, senders.csv and senders.svg" : " and overview.svg", dir);
     }
 }
 
@@ -823,6 +828,15 @@ static void report_finish(void)
             free(rec);
         }
         read_library_version(job);
+        int v = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
+        if (v > 0)
+            snprintf(job->papi_version, sizeof job->papi_version, "%d.%d.%d.%d", PAPI_VERSION_MAJOR(v),
+                     PAPI_VERSION_MINOR(v), PAPI_VERSION_REVISION(v), PAPI_VERSION_INCREMENT(v));
+        if (t_startup >= 0) {
+            job->tool_cost_measured = 1;
+            job->tool_startup_s = t_startup;
+            job->tool_collect_s = collect_seconds();
+        }
         report_output(job);
         report_job_free(job);
         free(job);

@@ -121,7 +121,7 @@ void report_compute(report_job_t *job)
 }
 
 /* ---- number formatting: integers exact, others with enough digits */
-static void fmt_num(char *buf, size_t len, double v)
+void report_fmt_num(char *buf, size_t len, double v)
 {
     if (v == floor(v) && fabs(v) < 1e17)
         snprintf(buf, len, "%.0f", v);
@@ -131,7 +131,7 @@ static void fmt_num(char *buf, size_t len, double v)
         snprintf(buf, len, "%.4g", v);
 }
 
-static void fmt_value(char *buf, size_t len, const report_event_t *e, int r)
+void report_fmt_value(char *buf, size_t len, const report_event_t *e, int r)
 {
     if (e->is_fp)
         snprintf(buf, len, "%.17g", e->dval[r]);
@@ -240,9 +240,9 @@ int report_write_table(FILE *out, const report_job_t *job)
     for (int i = 0; i < job->nevents; i++) {
         const report_event_t *e = &job->events[i];
         char b[3][64];
-        fmt_num(b[0], sizeof b[0], e->min);
-        fmt_num(b[1], sizeof b[1], e->mean);
-        fmt_num(b[2], sizeof b[2], e->max);
+        report_fmt_num(b[0], sizeof b[0], e->min);
+        report_fmt_num(b[1], sizeof b[1], e->mean);
+        report_fmt_num(b[2], sizeof b[2], e->max);
         for (int k = 0; k < 3; k++)
             if ((int)strlen(b[k]) > w) w = (int)strlen(b[k]);
     }
@@ -255,9 +255,9 @@ int report_write_table(FILE *out, const report_job_t *job)
             continue;
         }
         char mn[64], me[64], mx[64], imb[32];
-        fmt_num(mn, sizeof mn, e->min);
-        fmt_num(me, sizeof me, e->mean);
-        fmt_num(mx, sizeof mx, e->max);
+        report_fmt_num(mn, sizeof mn, e->min);
+        report_fmt_num(me, sizeof me, e->mean);
+        report_fmt_num(mx, sizeof mx, e->max);
         if (e->mean != 0.0)
             snprintf(imb, sizeof imb, "%.3f", e->imbalance);
         else
@@ -309,7 +309,7 @@ int report_write_csv(FILE *out, const report_job_t *job)
         fprintf(out, ",%.9f", job->elapsed[r]);
         for (int i = 0; i < job->nevents; i++) {
             char v[64] = "";
-            if (job->events[i].present[r]) fmt_value(v, sizeof v, &job->events[i], r);
+            if (job->events[i].present[r]) report_fmt_value(v, sizeof v, &job->events[i], r);
             fprintf(out, ",%s", v);
         }
         fputc('\n', out);
@@ -337,17 +337,20 @@ static void json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
+void report_fmt_json_num(char *buf, size_t len, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "null");
+    else if (v == floor(v) && fabs(v) < 1e17)
+        snprintf(buf, len, "%.0f", v);
+    else
+        snprintf(buf, len, "%.17g", v);
+}
+
 static void json_num(FILE *out, double v)
 {
     char b[64];
-    if (!isfinite(v)) {
-        fputs("null", out);
-        return;
-    }
-    if (v == floor(v) && fabs(v) < 1e17)
-        snprintf(b, sizeof b, "%.0f", v);
-    else
-        snprintf(b, sizeof b, "%.17g", v);
+    report_fmt_json_num(b, sizeof b, v);
     fputs(b, out);
 }
 
@@ -396,8 +399,13 @@ int report_write_json(FILE *out, const report_job_t *job)
     json_str(out, job->command);
     fputs(",\n  \"started\": ", out);
     json_str(out, job->started);
+    fputs(",\n  \"papi_version\": ", out);
+    json_str(out, job->papi_version);
     fputs(",\n  \"elapsed_s\": ", out);
     json_num(out, max_elapsed(job));
+    if (job->tool_cost_measured)
+        fprintf(out, ",\n  \"tool_s\": {\"startup\": %.9f, \"collection\": %.9f}", job->tool_startup_s,
+                job->tool_collect_s);
     fputs(",\n  \"hosts\": [", out);
     for (int r = 0; r < job->nprocs; r++) {
         if (r) fputs(", ", out);
@@ -439,7 +447,7 @@ int report_write_json(FILE *out, const report_job_t *job)
         fputs(",\n     \"values\": [", out);
         for (int r = 0; r < job->nprocs; r++) {
             char v[64] = "null";
-            if (e->present[r]) fmt_value(v, sizeof v, e, r);
+            if (e->present[r]) report_fmt_value(v, sizeof v, e, r);
             fprintf(out, "%s%s", r ? ", " : "", v);
         }
         fputs("]}", out);
@@ -461,7 +469,7 @@ int report_write_json(FILE *out, const report_job_t *job)
 }
 
 /* ---- SVG: one bar chart panel per chosen event, a bar per rank */
-static void xml_str(FILE *out, const char *s)
+void report_xml_str(FILE *out, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
@@ -500,14 +508,14 @@ static int chart_wants(const char *chart, const char *name)
     return 0;
 }
 
-#define SVG_W    800
-#define PANEL_H  260
+#define SVG_W    REPORT_PANEL_W
+#define PANEL_H  REPORT_PANEL_H
 #define M_LEFT   90
 #define M_RIGHT  20
 #define M_TOP    50
 #define M_BOTTOM 45
 
-static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *e, int y0)
+void report_svg_panel(FILE *out, const report_job_t *job, const report_event_t *e, int y0)
 {
     int pw = SVG_W - M_LEFT - M_RIGHT, ph = PANEL_H - M_TOP - M_BOTTOM;
     double lo = e->min < 0 ? e->min : 0, hi = e->max > 0 ? e->max : 0;
@@ -515,16 +523,16 @@ static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *
     if (lo < 0) lo = -nice_ceil(-lo);
     if (hi == lo) hi = lo + 1;
     char mn[64], me[64], mx[64];
-    fmt_num(mn, sizeof mn, e->min);
-    fmt_num(me, sizeof me, e->mean);
-    fmt_num(mx, sizeof mx, e->max);
+    report_fmt_num(mn, sizeof mn, e->min);
+    report_fmt_num(me, sizeof me, e->mean);
+    report_fmt_num(mx, sizeof mx, e->max);
 
     fprintf(out, "<g transform=\"translate(0,%d)\">\n", y0);
     fputs("<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">", out);
-    xml_str(out, e->name);
+    report_xml_str(out, e->name);
     if (e->units[0]) {
         fputs(" (", out);
-        xml_str(out, e->units);
+        report_xml_str(out, e->units);
         fputs(")", out);
     }
     fputs("</text>\n", out);
@@ -542,7 +550,7 @@ static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *
         double v = lo + (hi - lo) * t / 4;
         double y = yb - (double)ph * t / 4;
         char b[64];
-        fmt_num(b, sizeof b, v);
+        report_fmt_num(b, sizeof b, v);
         fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0, y, x0 + pw,
                 y);
         fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n", x0 - 6,
@@ -562,7 +570,7 @@ static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *
             double top = y < yzero ? y : yzero, h = fabs(yzero - y);
             const char *fill = r == e->max_rank ? "#d95f02" : r == e->min_rank ? "#1b9e77" : "#4c78a8";
             char v[64];
-            fmt_value(v, sizeof v, e, r);
+            report_fmt_value(v, sizeof v, e, r);
             fprintf(out,
                     "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
                     "<title>rank %d: %s</title></rect>\n",
@@ -594,22 +602,36 @@ static void svg_panel(FILE *out, const report_job_t *job, const report_event_t *
     fputs("</g>\n", out);
 }
 
+int report_event_all_zero(const report_event_t *e) { return e->nranks && e->min == 0 && e->max == 0; }
+
 /* An SVG document of w x h pixels on a white ground (closed by "</svg>"). */
 static void svg_begin(FILE *out, int w, int h)
 {
     fprintf(out,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
             "font-family=\"sans-serif\">\n",
             w, h, w, h);
     fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", w, h);
 }
+static const char XML_DECL[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+
+/* A panel for each chosen event that is not 0 everywhere; those are named
+ * on one line below the title instead. */
+static int chart_panel(const report_event_t *e, const char *chart)
+{
+    return e->nranks && !report_event_all_zero(e) && chart_wants(chart, e->name);
+}
+
 int report_write_svg(FILE *out, const report_job_t *job, const char *chart)
 {
-    int n = 0;
-    for (int i = 0; i < job->nevents; i++)
-        if (job->events[i].nranks && chart_wants(chart, job->events[i].name)) n++;
-    int h = 40 + (n ? n : 1) * PANEL_H;
+    int n = 0, zeros = 0;
+    for (int i = 0; i < job->nevents; i++) {
+        n += chart_panel(&job->events[i], chart);
+        zeros += report_event_all_zero(&job->events[i]) && chart_wants(chart, job->events[i].name);
+    }
+    int top = zeros ? 62 : 40;
+    int h = top + (n ? n : 1) * PANEL_H;
+    fputs(XML_DECL, out);
     svg_begin(out, SVG_W, h);
     fprintf(out,
             "<text x=\"10\" y=\"26\" font-size=\"17\">papi-mpit-report: per-rank values, %d rank%s</text>\n",
@@ -622,13 +644,24 @@ int report_write_svg(FILE *out, const report_job_t *job, const char *chart)
           "<line x1=\"630\" y1=\"21\" x2=\"656\" y2=\"21\" stroke=\"#c00\" stroke-dasharray=\"6,4\"/>"
           "<text x=\"661\" y=\"26\">mean</text></g>\n",
           out);
+    if (zeros) {
+        fputs("<text class=\"zeros\" x=\"10\" y=\"50\" font-size=\"12\" fill=\"#444\">0 on every rank:", out);
+        const char *sep = " ";
+        for (int i = 0; i < job->nevents; i++)
+            if (report_event_all_zero(&job->events[i]) && chart_wants(chart, job->events[i].name)) {
+                fputs(sep, out);
+                report_xml_str(out, job->events[i].name);
+                sep = ", ";
+            }
+        fputs("</text>\n", out);
+    }
     int k = 0;
     for (int i = 0; i < job->nevents; i++)
-        if (job->events[i].nranks && chart_wants(chart, job->events[i].name))
-            svg_panel(out, job, &job->events[i], 40 + PANEL_H * k++);
+        if (chart_panel(&job->events[i], chart))
+            report_svg_panel(out, job, &job->events[i], top + PANEL_H * k++);
     if (!n)
-        fputs("<text x=\"10\" y=\"80\" font-size=\"14\">no measured event was chosen for the chart</text>\n",
-              out);
+        fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"14\">%s</text>\n", top + 40,
+                zeros ? "no chosen event varies from 0" : "no measured event was chosen for the chart");
     fputs("</svg>\n", out);
     return ferror(out) ? -1 : 0;
 }
@@ -682,7 +715,7 @@ int report_senders_label_step(int n, double cell_px, double font_px, int across)
 }
 
 /* Blues from light to dark for 0 < t <= 1 (zero has its own grey). */
-static void heat_colour(double t, char *buf, size_t len)
+void report_heat_colour(double t, char *buf, size_t len)
 {
     static const double stops[3][3] = {{198, 219, 239}, {66, 146, 198}, {8, 48, 107}};
     if (t < 0) t = 0;
@@ -708,6 +741,12 @@ static long long legend_step(long long max)
 }
 
 int report_write_senders_svg(FILE *out, const report_job_t *job)
+{
+    fputs(XML_DECL, out);
+    return report_senders_svg_body(out, job);
+}
+
+int report_senders_svg_body(FILE *out, const report_job_t *job)
 {
     const report_senders_t *s = &job->senders;
     int n = job->nprocs, nc = s->ncols, missing = 0;
@@ -767,7 +806,7 @@ int report_write_senders_svg(FILE *out, const report_job_t *job)
         const long long *row = senders_row(job, r);
         for (int c = 0; c < nc; c++) {
             if (row[c] <= 0) continue;
-            heat_colour((double)row[c] / (double)hi, colour, sizeof colour);
+            report_heat_colour((double)row[c] / (double)hi, colour, sizeof colour);
             fprintf(out, "<rect x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\" fill=\"%s\">",
                     x0 + c * cw, y, cw, ch, colour);
             if (tips) fprintf(out, "<title>rank %d from rank %d: %lld</title>", r, c, row[c]);
@@ -781,7 +820,7 @@ int report_write_senders_svg(FILE *out, const report_job_t *job)
         }
         if (other_w) {
             if (s->other[r] > 0)
-                heat_colour((double)s->other[r] / (double)hi, colour, sizeof colour);
+                report_heat_colour((double)s->other[r] / (double)hi, colour, sizeof colour);
             else
                 snprintf(colour, sizeof colour, "%s", HM_ZERO);
             fprintf(out,
@@ -816,7 +855,7 @@ int report_write_senders_svg(FILE *out, const report_job_t *job)
     /* the legend: the colour scale from 1 up to hi, its numbers, and zero */
     fputs("<defs><linearGradient id=\"scale\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">", out);
     for (int i = 0; i <= 10; i++) {
-        heat_colour(i / 10.0, colour, sizeof colour);
+        report_heat_colour(i / 10.0, colour, sizeof colour);
         fprintf(out, "<stop offset=\"%.1f\" stop-color=\"%s\"/>", i / 10.0, colour);
     }
     fputs("</linearGradient></defs>\n", out);

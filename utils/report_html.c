@@ -1,0 +1,469 @@
+/*
+ * papi-mpit-report: report.html, the page a person reads first.  One file,
+ * nothing fetched: the overview heatmap (report_overview.c), what stands
+ * out in words, the summary table (sortable by a small inline script), a
+ * bar chart per event that varies, the receiver x sender matrix, the events
+ * not measured and why, and the run's facts.  Every number comes from the
+ * same report_job_t that report.json is written from, and the exact value
+ * is in the element's data-v attribute, formatted as in report.json.
+ * Pure C, no MPI, no PAPI.
+ */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define H report_xml_str
+
+static const char STYLE[] =
+    "body{font:14px/1.45 sans-serif;color:#222;margin:0 auto;padding:0 18px 40px;max-width:1220px}\n"
+    "h1{font-size:22px;margin:18px 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ccc}\n"
+    "nav a{margin-right:14px}.lead{color:#444;margin:2px 0}code{font-size:13px}\n"
+    ".glance{background:#f4f7fb;border:1px solid #c9d6e6;padding:8px 14px;margin:12px 0}\n"
+    ".glance li{margin:3px 0}svg{max-width:100%;height:auto;display:block}\n"
+    "#readout{font-family:monospace;min-height:1.4em;color:#135;margin:4px 0}\n"
+    "table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #ccc;padding:3px "
+    "8px;text-align:left}\n"
+    "th{background:#eef1f5}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "table.sortable th{cursor:pointer}table.sortable th[aria-sort=ascending]::after{content:' \\25B2'}\n"
+    "table.sortable th[aria-sort=descending]::after{content:' \\25BC'}\n"
+    ".note{color:#555}dt{font-weight:bold;float:left;clear:left;width:150px}dd{margin:0 0 4px 160px}\n";
+
+/* Sorting the summary table by a column (numbers by data-v, the rest as
+ * text; empty last), and the hovered heatmap cell's value above the map. */
+static const char SCRIPT[] =
+    "(function(){\n"
+    "var ro=document.getElementById('readout');\n"
+    "document.querySelectorAll('svg.overview').forEach(function(s){\n"
+    " s.addEventListener('mouseover',function(ev){var t=ev.target;\n"
+    "  "
+    "if(ro&&t.classList&&t.classList.contains('cell'))ro.textContent=t.querySelector('title').textContent;});"
+    "});\n"
+    "function key(td){if(!td)return null;if(td.hasAttribute('data-v'))return "
+    "parseFloat(td.getAttribute('data-v'));\n"
+    " var s=td.textContent.trim();return s===''?null:s;}\n"
+    "document.querySelectorAll('table.sortable').forEach(function(tab){\n"
+    " var ths=tab.tHead.rows[0].cells;\n"
+    " [].forEach.call(ths,function(th,i){th.addEventListener('click',function(){\n"
+    "  var up=th.getAttribute('aria-sort')!=='ascending',tb=tab.tBodies[0],rows=[].slice.call(tb.rows);\n"
+    "  rows.sort(function(a,b){var x=key(a.cells[i]),y=key(b.cells[i]);\n"
+    "   if(x===null||y===null)return (x===null)-(y===null);\n"
+    "   var c=typeof x==='number'&&typeof y==='number'?x-y:String(x).localeCompare(String(y));\n"
+    "   return up?c:-c;});\n"
+    "  rows.forEach(function(r){tb.appendChild(r);});\n"
+    "  [].forEach.call(ths,function(h){h.removeAttribute('aria-sort');});\n"
+    "  th.setAttribute('aria-sort',up?'ascending':'descending');});});});\n"
+    "})();\n";
+
+static double max_elapsed(const report_job_t *job, double *lo)
+{
+    double m = 0;
+    *lo = job->nprocs ? job->elapsed[0] : 0;
+    for (int r = 0; r < job->nprocs; r++) {
+        if (job->elapsed[r] > m) m = job->elapsed[r];
+        if (job->elapsed[r] < *lo) *lo = job->elapsed[r];
+    }
+    return m;
+}
+
+/* A number cell: exact value in data-v, readable text inside. */
+static void num_td(FILE *out, double v)
+{
+    char exact[64], shown[64];
+    report_fmt_json_num(exact, sizeof exact, v);
+    report_fmt_num(shown, sizeof shown, v);
+    fprintf(out, "<td class=\"n\" data-v=\"%s\">%s</td>", exact, shown);
+}
+
+static void int_td(FILE *out, long long v)
+{
+    fprintf(out, "<td class=\"n\" data-v=\"%lld\">%lld</td>", v, v);
+}
+
+/* ---- senders: per receiver, the row's total (with "other") and its largest sender */
+static long long row_total(const report_job_t *job, int r, int *top)
+{
+    const report_senders_t *s = &job->senders;
+    const long long *row = s->matrix + (size_t)r * (size_t)s->ncols;
+    long long t = s->other[r];
+    *top = -1;
+    for (int c = 0; c < s->ncols; c++) {
+        t += row[c];
+        if (row[c] > 0 && (*top < 0 || row[c] > row[*top])) *top = c;
+    }
+    return t;
+}
+
+static long long cell_of(const report_job_t *job, int r, int c)
+{
+    return job->senders.matrix[(size_t)r * (size_t)job->senders.ncols + (size_t)c];
+}
+
+/* ---- at a glance: the few sentences a reader wants first */
+static void write_glance(FILE *out, const report_job_t *job, const int *idx, int nrows)
+{
+    fputs("<ul class=\"glance\" id=\"glance\">\n", out);
+    if (nrows) {
+        const report_event_t *e = &job->events[idx[0]];
+        char mx[64], me[64];
+        report_fmt_num(mx, sizeof mx, e->max);
+        report_fmt_num(me, sizeof me, e->mean);
+        fputs("<li>Most uneven event: <b>", out);
+        H(out, e->name);
+        fprintf(out, "</b>, largest %s on <b>rank %d</b>, %.2f times the mean (%s).</li>\n", mx, e->max_rank,
+                e->imbalance, me);
+    } else {
+        fputs("<li>No event has a value other than 0 on any rank.</li>\n", out);
+    }
+    const report_senders_t *s = &job->senders;
+    if (s->kind != REPORT_SENDERS_NONE) {
+        int best = -1, best_top = -1;
+        long long best_t = 0;
+        for (int r = 0; r < job->nprocs; r++) {
+            int top;
+            if (!s->present[r]) continue;
+            long long t = row_total(job, r, &top);
+            if (best < 0 || t > best_t) best = r, best_t = t, best_top = top;
+        }
+        if (best >= 0 && best_t > 0 && s->kind == REPORT_SENDERS_COUNT) {
+            fprintf(out, "<li>Most unexpected messages: <b>rank %d</b> (%lld in all)", best, best_t);
+            if (best_top >= 0)
+                fprintf(out, ", most of them from <b>rank %d</b> (%lld)", best_top,
+                        cell_of(job, best, best_top));
+            fputs(".</li>\n", out);
+        } else if (best >= 0 && best_t > 0) {
+            fprintf(out, "<li>Longest unexpected queue by sender, when looked at: <b>rank %d</b>", best);
+            if (best_top >= 0)
+                fprintf(out, ", from <b>rank %d</b> (%lld)", best_top, cell_of(job, best, best_top));
+            fputs(".</li>\n", out);
+        } else if (s->kind == REPORT_SENDERS_COUNT) {
+            fputs("<li>No unexpected messages by sender on any rank.</li>\n", out);
+        } else {
+            fputs("<li>Unexpected queues by sender: empty each time the tool looked (at MPI_Finalize and at "
+                  "each MPI_Pcontrol call: call MPI_Pcontrol where messages wait to see them).</li>\n",
+                  out);
+        }
+    }
+    int nskip = job->nskips, nnone = 0;
+    for (int i = 0; i < job->nevents; i++) nnone += job->events[i].nranks == 0;
+    if (nskip + nnone) {
+        fprintf(out, "<li>Not measured: <b>%d</b> event%s (", nskip + nnone, nskip + nnone == 1 ? "" : "s");
+        const char *sep = "";
+        for (int i = 0; i < job->nskips; i++) {
+            fputs(sep, out);
+            H(out, job->skips[i].name);
+            sep = ", ";
+        }
+        for (int i = 0; i < job->nevents; i++)
+            if (!job->events[i].nranks) {
+                fputs(sep, out);
+                H(out, job->events[i].name);
+                sep = ", ";
+            }
+        fputs("); the reasons are under <a href=\"#skipped\">Not measured</a>.</li>\n", out);
+    } else {
+        fputs("<li>Every event asked for was measured.</li>\n", out);
+    }
+    fputs("</ul>\n", out);
+}
+
+/* ---- the summary table: overview order, then events 0 everywhere, then unmeasured */
+static void summary_row(FILE *out, const report_job_t *job, int i)
+{
+    const report_event_t *e = &job->events[i];
+    fputs("<tr data-name=\"", out);
+    H(out, e->name);
+    fputs("\"><td>", out);
+    H(out, e->name);
+    fputs("</td><td>", out);
+    H(out, e->units);
+    fputs("</td>", out);
+    if (e->nranks) {
+        num_td(out, e->min);
+        fprintf(out, "<td class=\"n\" data-v=\"%d\">%d</td>", e->min_rank, e->min_rank);
+        num_td(out, e->mean);
+        num_td(out, e->max);
+        fprintf(out, "<td class=\"n\" data-v=\"%d\">%d</td>", e->max_rank, e->max_rank);
+        if (e->mean != 0)
+            num_td(out, e->imbalance);
+        else
+            fputs("<td class=\"n\"></td>", out);
+    } else {
+        fputs("<td></td><td></td><td></td><td></td><td></td><td></td>", out);
+    }
+    fprintf(out, "<td class=\"n\" data-v=\"%d\">%d%s</td></tr>\n", e->nranks, e->nranks,
+            e->nranks && e->nranks < job->nprocs ? " (not all)" : "");
+}
+
+static void write_summary(FILE *out, const report_job_t *job, const int *idx, int nrows)
+{
+    fputs("<h2 id=\"summary\">Summary</h2>\n<p class=\"note\">Over ranks: the smallest, mean and largest "
+          "value, "
+          "the ranks holding the smallest and the largest (the lowest rank on a tie), and max/mean (1: even; "
+          "the number of ranks: one rank has it all). Click a column to sort.</p>\n",
+          out);
+    fputs("<table class=\"sortable\" id=\"summary-table\"><thead><tr><th>event</th><th>units</th><th>min</th>"
+          "<th>rank</th><th>mean</th><th>max</th><th>rank</th><th>max/mean</th><th>ranks measured</th></tr>"
+          "</thead><tbody>\n",
+          out);
+    for (int k = 0; k < nrows; k++) summary_row(out, job, idx[k]);
+    for (int i = 0; i < job->nevents; i++)
+        if (report_event_all_zero(&job->events[i])) summary_row(out, job, i);
+    for (int i = 0; i < job->nevents; i++)
+        if (!job->events[i].nranks) summary_row(out, job, i);
+    fputs("</tbody></table>\n", out);
+    if (!job->nevents) fputs("<p>No event could be measured.</p>\n", out);
+}
+
+/* ---- a bar chart per event that varies; the others in one line */
+static void write_charts(FILE *out, const report_job_t *job, const int *idx, int nrows)
+{
+    fputs("<h2 id=\"charts\">Per rank</h2>\n", out);
+    int nvary = 0;
+    for (int k = 0; k < nrows; k++) nvary += job->events[idx[k]].min != job->events[idx[k]].max;
+    if (nvary)
+        fputs("<p class=\"note\">A bar per rank for each event whose value differs between ranks; the "
+              "largest in orange, the smallest in green, the mean dashed.</p>\n",
+              out);
+    for (int k = 0; k < nrows; k++) {
+        const report_event_t *e = &job->events[idx[k]];
+        if (e->min == e->max) continue;
+        fputs("<svg class=\"panel\" data-name=\"", out);
+        H(out, e->name);
+        fprintf(out,
+                "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                "font-family=\"sans-serif\">\n",
+                REPORT_PANEL_W, REPORT_PANEL_H, REPORT_PANEL_W, REPORT_PANEL_H);
+        report_svg_panel(out, job, e, 0);
+        fputs("</svg>\n", out);
+    }
+    const char *sep = "<p id=\"same\">The same on every rank that measured it: ";
+    for (int i = 0; i < job->nevents; i++) {
+        const report_event_t *e = &job->events[i];
+        if (!e->nranks || e->min != e->max) continue;
+        char v[64];
+        report_fmt_num(v, sizeof v, e->max);
+        fputs(sep, out);
+        H(out, e->name);
+        fprintf(out, " = %s", v);
+        sep = ", ";
+    }
+    if (*sep == ',') fputs(".</p>\n", out);
+    if (!nvary && *sep != ',') fputs("<p>No measured event.</p>\n", out);
+}
+
+/* ---- the receiver x sender matrix */
+static void write_senders(FILE *out, const report_job_t *job)
+{
+    const report_senders_t *s = &job->senders;
+    fputs("<h2 id=\"senders\">Unexpected messages by sender</h2>\n", out);
+    if (s->kind == REPORT_SENDERS_NONE) {
+        fputs("<p>Not available", out);
+        if (s->note[0]) fputs(": ", out), H(out, s->note);
+        fputs(". The matrix needs an MPI with MPI_T events (MPICH) or Open MPI's queue by peer (ob1), and is "
+              "off with PAPI_MPIT_REPORT_SENDERS=0.</p>\n",
+              out);
+        return;
+    }
+    if (s->kind == REPORT_SENDERS_COUNT)
+        fputs("<p class=\"note\">Row: the receiving rank; column: the sending rank (MPI_COMM_WORLD); a cell: "
+              "how "
+              "many messages from that sender arrived before their receive was posted. Exact.</p>\n",
+              out);
+    else
+        fputs("<p class=\"note\">Row: the receiving rank; column: the sending rank; a cell: the longest "
+              "unexpected "
+              "queue from that sender seen when the tool looked (at MPI_Finalize and at each MPI_Pcontrol), "
+              "not a "
+              "count.</p>\n",
+              out);
+    int rows = 0;
+    for (int r = 0; r < job->nprocs; r++) {
+        int top;
+        rows += s->present[r] && row_total(job, r, &top) > 0;
+    }
+    fprintf(out, "<details%s><summary>Largest senders of each receiver (%d receiver%s)</summary>\n",
+            rows <= 16 ? " open" : "", rows, rows == 1 ? "" : "s");
+    fputs("<table class=\"sortable\" id=\"senders-table\"><thead><tr><th>receiver</th><th>in all</th>"
+          "<th>largest senders</th></tr></thead><tbody>\n",
+          out);
+    for (int r = 0; r < job->nprocs; r++) {
+        int top;
+        if (!s->present[r]) continue;
+        long long t = row_total(job, r, &top);
+        if (t <= 0) continue;
+        fprintf(out, "<tr><td class=\"n\" data-v=\"%d\">%d</td>", r, r);
+        int_td(out, t);
+        fputs("<td>", out);
+        /* the three largest, ties to the lower rank */
+        int used[3] = {-1, -1, -1};
+        for (int k = 0; k < 3; k++) {
+            int best = -1;
+            for (int c = 0; c < s->ncols; c++) {
+                if (cell_of(job, r, c) <= 0 || c == used[0] || c == used[1]) continue;
+                if (best < 0 || cell_of(job, r, c) > cell_of(job, r, best)) best = c;
+            }
+            if (best < 0) break;
+            used[k] = best;
+            fprintf(out, "%sfrom rank %d: %lld", k ? ", " : "", best, cell_of(job, r, best));
+        }
+        if (s->other[r]) fprintf(out, "%sother senders: %lld", used[0] >= 0 ? ", " : "", s->other[r]);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table></details>\n", out);
+    report_senders_svg_body(out, job);
+}
+
+/* ---- not measured */
+static void write_skipped(FILE *out, const report_job_t *job)
+{
+    fputs("<h2 id=\"skipped\">Not measured</h2>\n", out);
+    int nnone = 0;
+    for (int i = 0; i < job->nevents; i++) nnone += !job->events[i].nranks;
+    if (!job->nskips && !nnone) {
+        fputs("<p>Every event asked for was measured on every rank that could add it.</p>\n", out);
+        return;
+    }
+    fputs("<table id=\"skipped-table\"><thead><tr><th>event</th><th>reason</th><th>ranks</th></tr></thead>"
+          "<tbody>\n",
+          out);
+    for (int i = 0; i < job->nskips; i++) {
+        const report_skip_t *s = &job->skips[i];
+        fputs("<tr><td>", out);
+        H(out, s->name);
+        fputs("</td><td>", out);
+        H(out, s->reason);
+        if (s->nranks == job->nprocs)
+            fprintf(out, "</td><td data-v=\"%d\">all %d</td></tr>\n", s->nranks, s->nranks);
+        else
+            fprintf(out, "</td><td data-v=\"%d\">%d of %d (first: rank %d)</td></tr>\n", s->nranks, s->nranks,
+                    job->nprocs, s->first_rank);
+    }
+    for (int i = 0; i < job->nevents; i++) {
+        if (job->events[i].nranks) continue;
+        fputs("<tr><td>", out);
+        H(out, job->events[i].name);
+        fputs("</td><td>added, but no rank returned a value</td><td data-v=\"0\">none</td></tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
+/* ---- the run: hosts with their ranks as ranges ("0-1, 4") */
+static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
+{
+    int n = job->nprocs;
+    *nhosts = 0;
+    for (int r = 0; r < n; r++) {
+        int seen = 0;
+        for (int q = 0; q < r && !seen; q++) seen = strcmp(job->hosts[q], job->hosts[r]) == 0;
+        if (seen) continue;
+        fputs(*nhosts ? "; " : "", out);
+        (*nhosts)++;
+        H(out, job->hosts[r][0] ? job->hosts[r] : "(unknown)");
+        fputs(": rank", out);
+        const char *sep = " ";
+        for (int a = r; a < n; a++) {
+            if (strcmp(job->hosts[a], job->hosts[r])) continue;
+            int b = a;
+            while (b + 1 < n && strcmp(job->hosts[b + 1], job->hosts[r]) == 0) b++;
+            if (b > a)
+                fprintf(out, "%s%d-%d", sep, a, b);
+            else
+                fprintf(out, "%s%d", sep, a);
+            sep = ", ";
+            a = b;
+        }
+    }
+}
+
+static void write_run(FILE *out, const report_job_t *job)
+{
+    double lo, hi = max_elapsed(job, &lo);
+    fputs("<h2 id=\"run\">The run</h2>\n<dl>\n<dt>command</dt><dd><code>", out);
+    H(out, job->command[0] ? job->command : "(unknown)");
+    fputs("</code></dd>\n<dt>MPI library</dt><dd>", out);
+    H(out, job->mpi_library[0] ? job->mpi_library : "(unknown)");
+    fputs("</dd>\n<dt>PAPI</dt><dd>", out);
+    H(out, job->papi_version[0] ? job->papi_version : "(unknown)");
+    fprintf(out, "</dd>\n<dt>ranks</dt><dd id=\"ranks\">%d</dd>\n<dt>hosts</dt><dd id=\"hosts\">",
+            job->nprocs);
+    int nhosts;
+    write_hosts(out, job, &nhosts);
+    fprintf(out, " (%d host%s)</dd>\n<dt>started</dt><dd>", nhosts, nhosts == 1 ? "" : "s");
+    H(out, job->started[0] ? job->started : "(unknown)");
+    fprintf(
+        out,
+        "</dd>\n<dt>duration</dt><dd id=\"duration\" data-v=\"%.9f\">%.3f s from MPI_Init to MPI_Finalize "
+        "(the longest rank; the shortest %.3f s)</dd>\n",
+        hi, hi, lo);
+    fputs("<dt>the tool's cost</dt><dd>", out);
+    if (job->tool_cost_measured)
+        fprintf(
+            out,
+            "outside the measured window, on rank 0: %.3f ms at start-up (events added, counting started), "
+            "%.3f ms collecting the ranks' values</dd>\n",
+            1e3 * job->tool_startup_s, 1e3 * job->tool_collect_s);
+    else
+        fputs("not measured</dd>\n", out);
+    fputs("</dl>\n<p class=\"note\">Files beside this page: report.txt (the table), ranks.csv (a row per "
+          "rank), "
+          "report.json (everything), overview.svg and chart.svg (the pictures)",
+          out);
+    if (job->senders.kind != REPORT_SENDERS_NONE) fputs(", senders.csv and senders.svg (the matrix)", out);
+    fputs(".</p>\n", out);
+}
+
+int report_write_html(FILE *out, const report_job_t *job)
+{
+    int *idx = malloc(((size_t)job->nevents + 1) * sizeof *idx);
+    if (!idx) return -1;
+    int nrows = report_overview_order(job, idx), g = report_overview_group(job->nprocs), nhosts;
+    double lo, hi = max_elapsed(job, &lo);
+
+    fputs(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>papi-mpit-report: ",
+        out);
+    H(out, job->command[0] ? job->command : "MPI run");
+    fprintf(out, " (%d rank%s)</title>\n<style>\n%s</style></head><body>\n", job->nprocs,
+            job->nprocs == 1 ? "" : "s", STYLE);
+    fputs("<h1>papi-mpit-report</h1>\n<p class=\"lead\"><code>", out);
+    H(out, job->command[0] ? job->command : "(unknown program)");
+    fprintf(out, "</code>: %d rank%s on ", job->nprocs, job->nprocs == 1 ? "" : "s");
+    FILE *null = fopen("/dev/null", "w");
+    nhosts = 1;
+    if (null) write_hosts(null, job, &nhosts), fclose(null);
+    fprintf(out, "%d host%s, %.3f s from MPI_Init to MPI_Finalize", nhosts, nhosts == 1 ? "" : "s", hi);
+    if (job->mpi_library[0]) fputs("; ", out), H(out, job->mpi_library);
+    fputs(
+        "</p>\n<nav><a href=\"#overview\">Overview</a><a href=\"#summary\">Summary</a><a "
+        "href=\"#charts\">Per "
+        "rank</a><a href=\"#senders\">By sender</a><a href=\"#skipped\">Not measured</a><a href=\"#run\">The "
+        "run</a></nav>\n",
+        out);
+    write_glance(out, job, idx, nrows);
+
+    fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"note\">A row per event, a column per rank. Each row "
+          "is "
+          "scaled to its own largest value, so the darkest cell of a row is the rank with the most of that "
+          "event, whatever its units; rows are ordered by max/mean, the most uneven first. Hover a cell for "
+          "its value.",
+          out);
+    if (g > 1)
+        fprintf(
+            out,
+            " <b>%d ranks are too many for a column each: a column is a group of %d consecutive ranks and "
+            "shows the group's largest value</b> (each rank's own value is in report.json and ranks.csv).",
+            job->nprocs, g);
+    fputs("</p>\n<p id=\"readout\">&nbsp;</p>\n", out);
+    report_overview_svg(out, job);
+
+    write_summary(out, job, idx, nrows);
+    write_charts(out, job, idx, nrows);
+    write_senders(out, job);
+    write_skipped(out, job);
+    write_run(out, job);
+    fprintf(out, "<script>\n%s</script>\n</body></html>\n", SCRIPT);
+    free(idx);
+    return ferror(out) ? -1 : 0;
+}
