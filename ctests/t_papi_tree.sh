@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# components/mpit/ copied unchanged into a pristine PAPI 7.0.0 source tree
+# components/mpit/ copied unchanged into each pristine PAPI source tree there
+# is (7.0.0, the distribution's; 7.2.0 and master from the offline sources)
 # builds with PAPI's own ./configure --with-components=mpit && make && make
 # install (components/mpit/README.md, "Enabling the MPIT Component"), with no
 # help from papi-mpit's build: libpapi has mpit inside; the backend modules,
@@ -8,10 +9,10 @@
 # papi_native_avail lists its events, with Debian's Open MPI as the MPI a
 # process without MPI loads for the listing, and MPICH's backend loads too.
 #
-# Builds PAPI once (about 1-2 minutes on 2 cores), on the Debian Open MPI
-# flavor only: the tree does not depend on the flavor.
+# Builds each PAPI once (about 1-2 minutes each on 2 cores), on the Debian
+# Open MPI flavor only: the tree does not depend on the flavor.
 # flavors: openmpi
-# timeout: 900
+# timeout: 1500
 #
 # Run by ctests/run.sh (environment: MPIT_SRCDIR BIN), in $BIN.
 set -u
@@ -19,17 +20,28 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 src=${MPIT_SRCDIR:-$(dirname "$here")}
 cache=$(sh "$src/scripts/cache-dir.sh")
-tarball=$cache/src/papi/papi_7.0.0.orig.tar.gz
-[ -f "$tarball" ] || { echo "SKIP no pristine PAPI 7.0.0 source in $tarball (scripts/deps.sh sources)"; exit 77; }
+sources=$(sh "$src/scripts/sources-dir.sh")
+# the pristine trees: tarball and the directory it unpacks to
+trees=()
+[ -f "$cache/src/papi/papi_7.0.0.orig.tar.gz" ] && trees+=("$cache/src/papi/papi_7.0.0.orig.tar.gz:papi-7.0.0")
+for t in "$sources"/papi-*.tar.gz; do [ -f "$t" ] && trees+=("$t:$(basename "$t" .tar.gz)"); done
+[ ${#trees[@]} -gt 0 ] || { echo "SKIP no pristine PAPI source (scripts/deps.sh sources, $sources)"; exit 77; }
 for pc in ompi-c mpich; do
   pkg-config --exists $pc || { echo "SKIP pkg-config knows no $pc (libopenmpi-dev, libmpich-dev)"; exit 77; }
 done
 test_workdir papi_tree || exit 1
+top_work=$work
 
 # Nothing of papi-mpit's build may leak in: its libpapi, backends, default MPI.
 unset LD_LIBRARY_PATH PAPI_MPIT_BACKEND_DIR PAPI_MPIT_LIBMPI PKG_CONFIG_PATH MAKEFLAGS
+
+check_tree() { # check_tree TARBALL DIR: the component in that PAPI's own tree
+local tarball=$1
+work=$top_work/$2
+mkdir -p "$work" && cd "$work" || exit 1
+echo "---- $2"
 tar -xzf "$tarball" || { echo "FAIL: cannot unpack $tarball"; exit 1; }
-tree=$work/papi-7.0.0/src
+tree=$work/$2/src
 prefix=$work/prefix
 cp -R "$src/components/mpit" "$tree/components/"
 diff -r "$src/components/mpit" "$tree/components/mpit" >/dev/null && ok "component copied unchanged" \
@@ -85,6 +97,12 @@ if grep -A1 '^Name: *mpit ' "$work/component_avail_mpich.log" | grep -q 'Disable
   fail "mpit disabled with MPICH: $(grep -A1 '^Name: *mpit ' "$work/component_avail_mpich.log" | tail -1)"
 else ok "mpit enabled with MPICH as the listing MPI"; fi
 
+rm -rf "$work/$2"   # about 600 MB
+}
+
+for t in "${trees[@]}"; do
+  check_tree "${t%%:*}" "${t#*:}"
+done
 [ $fails -eq 0 ] || exit 1
-rm -rf "$work"   # about 600 MB
+rm -rf "$top_work"
 exit 0

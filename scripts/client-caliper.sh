@@ -50,7 +50,8 @@ cmake_line="cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$pref
 -DMPI_C_COMPILER=$mpi/bin/mpicc -DMPI_CXX_COMPILER=$mpicxx -DWITH_TOOLS=On -DBUILD_TESTING=Off"
 [ -x /usr/bin/python3 ] && cmake_line="$cmake_line -DPython_EXECUTABLE=/usr/bin/python3"  # not a pyenv shim
 # the stamp names what was built: a new archive or cmake line rebuilds
-stamp="$(basename "$ARCHIVE") $cmake_line"
+. "$top/scripts/client-lib.sh"
+stamp="$(basename "$ARCHIVE") $(papi_identity "$PAPI_PREFIX") $cmake_line"
 if [ -f "$prefix/.built" ] && [ "$(cat "$prefix/.built")" = "$stamp" ] \
    && [ -x "$prefix/bin/cali-query" ] && [ -e "$prefix/lib/libcaliper.so" ]; then
   echo "$prefix"

@@ -51,7 +51,8 @@ relink_launcher() {
     && grep -qx "papi_libdir='$papi_link/lib'" "$prefix/bin/hpcrun"
 }
 
-stamp="hpctoolkit 2023.08.1 measurement-only:$key"
+. "$top/scripts/client-lib.sh"
+stamp="hpctoolkit 2023.08.1 measurement-only:$key $(papi_identity "$PAPI_PREFIX")"
 if [ -f "$prefix/.built" ] && [ "$(cat "$prefix/.built")" = "$stamp" ] \
    && [ -x "$prefix/bin/hpcrun" ] && [ -x "$prefix/bin/hpcrun-metric-sum" ]; then
   relink_launcher || { echo "client-hpcrun: no papi_libdir line in $prefix/bin/hpcrun" >&2; exit 1; }

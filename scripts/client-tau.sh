@@ -58,7 +58,7 @@ case $family in
 esac
 configure_line="./configure -prefix=$prefix -mpi $mpiopts -papi=$CACHE/clients/papi -pthread"
 # the stamp names what was built: a new archive or configure line rebuilds
-stamp="$(basename "$ARCHIVE") $configure_line"
+stamp="$(basename "$ARCHIVE") $(papi_identity "$PAPI_PREFIX") $configure_line"
 if [ -f "$prefix/.built" ] && [ "$(cat "$prefix/.built")" = "$stamp" ] && [ -x "$bindir/tau_exec" ]; then
   echo "$bindir"
   exit 0
