@@ -125,6 +125,20 @@ static int mpit_init_component(int cidx)
     return PAPI_OK;
 }
 
+/* PAPI 7.2 has a place for "enabled, but not for everything": listing only
+ * goes there too, so that papi_component_avail shows it. */
+static void say_partially_disabled(papi_vector_t *v, int partially)
+{
+#if defined(PAPI_VERSION) && PAPI_VERSION >= PAPI_VERSION_NUMBER(7, 2, 0, 0)
+    v->cmp_info.partially_disabled = partially;
+    snprintf(v->cmp_info.partially_disabled_reason, sizeof v->cmp_info.partially_disabled_reason, "%s",
+             partially ? listing_only_reason : "");
+#else
+    (void)v;
+    (void)partially;
+#endif
+}
+
 /* The backend, loading the default MPI first in a process without one.
  * Loading calls into MPI, so no lock is held: the first thread to get here
  * loads, and another arriving meanwhile is told the component is busy. */
@@ -145,6 +159,7 @@ static int ensure_backend(void)
             listing_only = !had_mpi;
             _mpit_vector.cmp_info.disabled = PAPI_OK;
             if (had_mpi) _mpit_vector.cmp_info.disabled_reason[0] = '\0';
+            say_partially_disabled(&_mpit_vector, listing_only);
             use_backend(b);
         } else {
             SUBDBG("mpit: disabled: %s\n", why);
