@@ -64,5 +64,16 @@ for env_libmpi in "" "$libmpi"; do
   else ok "$label"; fi
 done
 
+# papi_component_avail says "listing only" where PAPI has a place for it
+# (PAPI 7.2's partially-disabled state)
+timeout 120 "$(util papi_component_avail)" >component_avail.out 2>&1
+version=$(grep '^#define PAPI_VERSION[^_]' "$PAPI_INC/papi.h" | sed 's/.*NUMBER(\([0-9]*\),\([0-9]*\),.*/\1.\2/')
+case $version in
+  7.0|7.1) ok "PAPI $version: no partially-disabled state to report" ;;
+  *) grep -A1 '^Name: *mpit ' component_avail.out | grep -q 'Partially disabled: listing only' \
+       && ok "PAPI $version: papi_component_avail shows mpit partially disabled (listing only)" \
+       || fail "PAPI $version: papi_component_avail does not say listing only: $(grep -A1 '^Name: *mpit ' component_avail.out)" ;;
+esac
+
 [ $fails -eq 0 ] || exit 1
 echo "PASS nompi"
