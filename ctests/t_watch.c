@@ -24,7 +24,11 @@
 
 static atomic_long seen[MAX_TYPES], from_left, with_elements;
 static atomic_ulong earliest = ~0ul, latest;
-static int enqueued = -1, left;
+static int enqueued = -1, left, tag_in_events;
+#define TAG_READY 60
+#define TAG_DATA  61
+#define TAG_GO    62
+#define TAG_DONE  63
 static volatile int64_t other_source = -1, other_context = -1; /* the last not from the left */
 
 static void watcher(void *ctx, int type, uint64_t time_ns, const int64_t *elements, int nelements)
@@ -32,7 +36,10 @@ static void watcher(void *ctx, int type, uint64_t time_ns, const int64_t *elemen
     (void)ctx;
     if (type >= 0 && type < MAX_TYPES) atomic_fetch_add(&seen[type], 1);
     if (nelements > 0) atomic_fetch_add(&with_elements, 1);
-    if (type == enqueued && nelements >= 2 && elements[0] == left && elements[1] == 0)
+    /* element 1: MPI_COMM_WORLD's context id, 0 (MPICH 4.0), or the tag
+     * (4.1 on: the ring's data and go messages) */
+    if (type == enqueued && nelements >= 2 && elements[0] == left &&
+        (elements[1] == 0 || (tag_in_events && (elements[1] == TAG_DATA || elements[1] == TAG_GO))))
         atomic_fetch_add(&from_left, 1);
     else if (type == enqueued && nelements >= 2) {
         other_source = elements[0];
@@ -50,10 +57,6 @@ static void watcher(void *ctx, int type, uint64_t time_ns, const int64_t *elemen
  * "done" every rank sends every other once it stopped watching (without
  * it, the collectives of a rank that is ahead reach one still watching).
  * No barrier message is left in flight to a rank that has left it. */
-#define TAG_READY 60
-#define TAG_DATA  61
-#define TAG_GO    62
-#define TAG_DONE  63
 #define MAX_RANKS 64
 static int ready_from_right, done_in[MAX_RANKS];
 static MPI_Request ready_req, done_req[MAX_RANKS];
@@ -146,6 +149,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &check_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     left = (check_rank + size - 1) % size;
+    tag_in_events = check_mpich_at_least(4, 1);
     check_papi_init();
     check_metrics();
     check_reasons();
@@ -178,7 +182,8 @@ int main(int argc, char **argv)
             CHECK(!t.readable, "MPICH 5.0's enqueued data is marked readable");
         else if (enqueued >= 0 && papi_mpit_watch_type(enqueued, &t) == PAPI_OK)
             CHECK(t.readable && t.nelem >= 2 && !strcmp(t.elem_name[0], "source") &&
-                      !strcmp(t.elem_name[1], "context_id") && t.elem_kind[0] == PAPI_MPIT_ELEM_SIGNED,
+                      !strcmp(t.elem_name[1], tag_in_events ? "tag" : "context_id") &&
+                      t.elem_kind[0] == PAPI_MPIT_ELEM_SIGNED,
                   "enqueued: readable %d, %d elements, %s %s", t.readable, t.nelem, t.elem_name[0],
                   t.elem_name[1]);
         if (dequeued >= 0 && papi_mpit_watch_type(dequeued, &t) == PAPI_OK)

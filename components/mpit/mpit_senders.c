@@ -74,6 +74,12 @@ static int start_unguarded(void)
         mpit_warn("senders: the running %s cannot tell the sender of an MPI_T event: %s",
                   mpit_backend()->family, mpit_events_unreadable());
         return PAPI_ECMP;
+    } else if (mpit_events_ready() && mpit_events_num_types() > 0) {
+        mpit_warn("senders: the running %s's queue events do not say the message's communicator (MPICH 4.1 "
+                  "and later give the tag where 4.0 gave the context id), so a source rank cannot be "
+                  "placed",
+                  mpit_backend()->family);
+        return PAPI_ECMP;
     } else {
         mpit_warn("senders: the running %s has neither MPI_T queue events by source (MPICH "
                   "--enable-mpit-events=yes) nor Open MPI's %s",

@@ -25,6 +25,15 @@ int check_event_data_unreadable(void)
     return strncmp(p, "5.0.", 4) == 0;
 }
 
+int check_mpich_at_least(int major, int minor)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n, ma = 0, mi = 0;
+    MPI_Get_library_version(v, &n);
+    if (sscanf(v, "MPICH Version: %d.%d", &ma, &mi) != 2) return 0;
+    return ma > major || (ma == major && mi >= minor);
+}
+
 int check_has_event(const char *name)
 {
     int es = PAPI_NULL, ok;

@@ -36,6 +36,9 @@ int check_is_openmpi(void);
  * (MPICH 5.0: MPI_T_event_read and MPI_T_event_copy assert on the element's
  * built-in datatype): there element aggregates and senders are refused. */
 int check_event_data_unreadable(void);
+/* 1 on MPICH of that release or later (4.1 on: element 1 of the queue
+ * events is the tag, not the context id, so senders cannot be told). */
+int check_mpich_at_least(int major, int minor);
 /* 1 when name can be added in a throwaway event set (the MPI has it). */
 int check_has_event(const char *name);
 /* PAPI_library_init or exit. */

@@ -78,9 +78,12 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     }
     for (size_t k = 0;
          !quirks.event_enumtype_valid && k < sizeof unnamed_elements / sizeof unnamed_elements[0]; k++)
-        if (strcmp(unnamed_elements[k].event, info->name) == 0)
+        if (strcmp(unnamed_elements[k].event, info->name) == 0 &&
+            backend_release_is(unnamed_elements[k].release_label, unnamed_elements[k].release_version)) {
             for (int i = 0; i < info->nelem && i < UNNAMED_ELEMENTS_MAX && unnamed_elements[k].elems[i]; i++)
                 snprintf(info->elem_names[i], sizeof info->elem_names[i], "%s", unnamed_elements[k].elems[i]);
+            break;
+        }
     return MPIT_OK;
 }
 

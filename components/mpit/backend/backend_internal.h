@@ -24,6 +24,9 @@ int backend_pvar_unavailable(const char *name, char *why, size_t why_len);
 /* 1 (with why) when the running MPI release publishes the variable but does
  * not maintain it (known_defects.c). */
 int backend_known_defect(const char *name, char *why, size_t why_len);
+/* 1 when the running library's version string starts with label and then,
+ * after blanks, version ("MPICH Version:", "4.0."). */
+int backend_release_is(const char *label, const char *version);
 /* 1 (with why) when reading any event's data would abort the running MPI. */
 int backend_event_data_defect(char *why, size_t why_len);
 

@@ -63,14 +63,16 @@ static const struct event_data_defect {
                 "asserts that the element's datatype is not a built-in one, src/mpi/misc/utils.c)"},
 };
 
-static int running(const struct release *r)
+int backend_release_is(const char *label, const char *version)
 {
     const char *v = library_version();
-    size_t n = strlen(r->label);
-    if (strncmp(v, r->label, n) != 0) return 0;
+    size_t n = strlen(label);
+    if (strncmp(v, label, n) != 0) return 0;
     v += strspn(v + n, " \t") + n;
-    return strncmp(v, r->version, strlen(r->version)) == 0;
+    return strncmp(v, version, strlen(version)) == 0;
 }
+
+static int running(const struct release *r) { return backend_release_is(r->label, r->version); }
 
 int backend_known_defect(const char *name, char *why, size_t why_len)
 {
