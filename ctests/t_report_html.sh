@@ -21,7 +21,9 @@ test_workdir report-html || exit 1
 $MPICC -O2 -Wall "$here/../demo/traffic.c" -o traffic || { echo "FAIL: cannot build demo/traffic.c"; exit 1; }
 checks=()
 case $FLAVOR in
-  mpich*-events) checks+=(--expect-senders --drawn mpit:::UNEXPECTED_MSGS) ;;
+  # MPICH 4.0 tells senders; 4.1 and later cannot (no communicator in the event)
+  mpich-events) checks+=(--expect-senders --drawn mpit:::UNEXPECTED_MSGS) ;;
+  mpich*-events) checks+=(--drawn mpit:::UNEXPECTED_MSGS) ;;
   openmpi*-spc) export OMPI_MCA_mpi_spc_attach=all; checks+=(--drawn mpit:::UNEXPECTED_MSGS) ;;
 esac
 timeout 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -q -o report ./traffic >run.out 2>run.err
