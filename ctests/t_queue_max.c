@@ -1,7 +1,8 @@
 /* The queue maxima, exactly.  Rank 1 posts P receives from rank 0: the
  * posted queue then holds P, and POSTED_QUEUE_MAX reads P, and still P once
  * they completed.  Rank 0 then sends U messages and a marker before rank 1
- * posts their receives: UNEXPECTED_QUEUE_MAX reads U.  Each metric is
+ * posts their receives (its marker's receive posted first, and nothing else
+ * in flight towards it): UNEXPECTED_QUEUE_MAX reads U.  Each metric is
  * checked where the MPI has a source for it (an MPI_T event counter, a
  * watermark, or the largest queue length seen when read).
  * ranks: 2 4 */
@@ -58,17 +59,24 @@ static void posted(void)
 
 static void unexpected(void)
 {
-    int es = PAPI_NULL, data[U], mark = 0;
+    int es = PAPI_NULL, data[U], mark = 0, go = 0;
     long long v = -1;
+    MPI_Request mark_req;
     if (check_rank == 1) es = start_metric("mpit:::UNEXPECTED_QUEUE_MAX");
     MPI_Barrier(MPI_COMM_WORLD);
     if (check_rank == 0) {
+        /* sent only once rank 1 left the barrier: a barrier message still on
+         * its way to rank 1 would wait beside them and count (seen: 11) */
+        MPI_Recv(&go, 1, MPI_INT, 1, TAG_MARK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         for (int i = 0; i < U; i++) MPI_Send(&i, 1, MPI_INT, 1, TAG_DATA, MPI_COMM_WORLD);
         MPI_Send(&mark, 1, MPI_INT, 1, TAG_MARK, MPI_COMM_WORLD);
     }
     if (check_rank == 1) {
-        /* messages from one peer match in order: with the marker in, all U wait */
-        MPI_Recv(&mark, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        /* the marker's receive is posted first, so only the U data messages wait;
+         * messages from one peer match in order: with the marker in, all U wait */
+        MPI_Irecv(&mark, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, &mark_req);
+        MPI_Send(&go, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD);
+        MPI_Wait(&mark_req, MPI_STATUS_IGNORE);
         if (es != PAPI_NULL) {
             CHECK_PAPI(PAPI_read(es, &v));
             CHECK(v == U, "UNEXPECTED_QUEUE_MAX %lld with %d messages waiting, expected %d", v, U, U);

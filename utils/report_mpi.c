@@ -92,12 +92,14 @@ static unsigned long pthread_self_id(void) { return (unsigned long)pthread_self(
 
 static void note(const char *fmt, ...)
 {
+    /* one write per line: a launcher forwarding stderr (PRRTE) may file a
+     * fragment without its newline with the next line of stdout */
+    char line[2048];
     va_list ap;
     va_start(ap, fmt);
-    fputs(PFX, stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    fprintf(stderr, PFX "%s\n", line);
 }
 
 static void clean_text(char *s)
