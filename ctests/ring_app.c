@@ -1,7 +1,7 @@
 /* Helper program of the tool tests (t_tau.sh): a plain MPI program, no PAPI
  * call, whose unexpected messages are known exactly.
  *
- *   ring_app [-m MESSAGES] [-b BYTES]
+ *   ring_app [-m MESSAGES] [-b BYTES] [-t]
  *
  * One burst of MESSAGES messages of BYTES bytes around the early ring
  * (common/ring.h): all MESSAGES + 1 (the go) arrive unexpected on every
@@ -11,23 +11,34 @@
  * events reach the component only from its first call after MPI_Init).  No
  * collectives (their internal messages are unexpected or not by timing).
  * Each rank prints
- * "ring_app rank R done" to stdout.
+ * "ring_app rank R done" to stdout.  -t: after MPI_Finalize, a thread is
+ * started and joined (a tool that measures threads makes it a location of
+ * its own then, when MPI is gone), and prints "ring_app rank R thread done".
  */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "common/ring.h"
 
+static void *late_thread(void *arg)
+{
+    volatile long *sum = arg;
+    for (long i = 0; i < 1000000; i++) *sum += i;
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
-    int messages = 10, bytes = 64, opt;
-    while ((opt = getopt(argc, argv, "m:b:")) != -1) {
+    int messages = 10, bytes = 64, thread_after = 0, opt;
+    while ((opt = getopt(argc, argv, "m:b:t")) != -1) {
         switch (opt) {
         case 'm': messages = atoi(optarg); break;
         case 'b': bytes = atoi(optarg); break;
-        default: fprintf(stderr, "usage: ring_app [-m MESSAGES] [-b BYTES]\n"); return 2;
+        case 't': thread_after = 1; break;
+        default: fprintf(stderr, "usage: ring_app [-m MESSAGES] [-b BYTES] [-t]\n"); return 2;
         }
     }
     MPI_Init(&argc, &argv);
@@ -50,5 +61,11 @@ int main(int argc, char **argv)
     free(sbuf);
     free(rbuf);
     MPI_Finalize();
+    if (thread_after) {
+        pthread_t t;
+        volatile long late = 0;
+        if (pthread_create(&t, NULL, late_thread, (void *)&late) != 0 || pthread_join(t, NULL) != 0) return 1;
+        printf("ring_app rank %d thread done\n", rank);
+    }
     return 0;
 }

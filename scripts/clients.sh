@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the real performance tools the tests run (TAU, Caliper, hpcrun) from
-# the source archives in ../shared/clients into the cache, against the
+# Builds the real performance tools the tests run (TAU, Caliper, hpcrun, and
+# Score-P from ../shared/sources) from the source archives in ../shared/clients into the cache, against the
 # installed libpapi; each is built once and reused.  Run by scripts/test.sh
 # before the tests, so that build time stays outside the per-test limits.
 # Fails when a client whose archive is present does not build.
@@ -23,4 +23,6 @@ build client-tau.sh mpich-events
 build client-caliper.sh openmpi-spc
 build client-caliper.sh mpich-events
 build client-hpcrun.sh
+build client-scorep.sh openmpi-spc
+build client-scorep.sh mpich-events
 exit $failed

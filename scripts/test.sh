@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: the unit tests, the MPI tests under
-# mpirun on every MPI flavor (the real TAU, Caliper and hpcrun among them),
+# mpirun on every MPI flavor (the real TAU, Caliper, hpcrun and Score-P among them),
 # then scripts/sanitize.sh (ASan+UBSan build and MPI tests, TSan stress,
 # fuzzers).  Prints a summary per flavor, and last the sum of all.
 #   scripts/test.sh [--all-flavors]
@@ -25,7 +25,7 @@ started=$(date +%s)
 stamp() { printf '[test %3d min] %s\n' $(( ($(date +%s) - started) / 60 )) "$*"; }
 mkdir -p "$BUILD/logs"
 logs=$BUILD/logs
-rm -f "$logs"/mpi-*.done
+rm -f "$logs"/mpi-*.done "$logs"/scorep-*.done
 
 # ---- packages, then the MPI source builds in the background
 bash "$top/scripts/deps.sh" packages || { echo "0 passed, 1 failed"; exit 1; }
@@ -44,6 +44,17 @@ builder=$!
 stamp "building papi-mpit"
 PAPI_MPIT_MPI_BUILDS=no bash "$top/scripts/build.sh" "$@" || { echo "0 passed, 1 failed"; exit 1; }
 cd "$BUILD"
+
+# ---- Score-P, once per MPI family (against the distribution's MPI and this
+# libpapi), in the background beside the MPI builds; a flavor's tests wait
+# for its family's build (client-scorep.sh holds a lock while it builds)
+(
+  for family in openmpi mpich; do
+    s=$(date +%s)
+    bash "$top/scripts/client-scorep.sh" $family >"$logs/client-scorep-$family.log" 2>&1
+    echo "$? $(( $(date +%s) - s ))" > "$logs/scorep-$family.done"
+  done
+) &
 
 summaries=()
 run_check() { # run_check LABEL [VAR=VALUE...]: make check narrowed by the variables
@@ -77,7 +88,7 @@ for fm in "${source_flavors[@]}"; do
     continue
   fi
   stamp "$f built in $((secs / 60)) min $((secs % 60)) s"
-  for client in "client-tau.sh $f" "client-caliper.sh $f"; do
+  for client in "client-tau.sh $f" "client-caliper.sh $f" "client-scorep.sh $f"; do
     bash "$top/scripts/"$client >"$logs/client-${client%%.sh*}-$f.log" 2>&1 \
       || echo "[test] $client did not build: its tests will fail (log: $logs/client-${client%%.sh*}-$f.log)"
   done
@@ -88,7 +99,7 @@ for fm in "${source_flavors[@]}"; do
   fi
   run_check "$f" MPIT_UNITS=no MPIT_FLAVORS="$f"
 done
-wait $builder 2>/dev/null
+wait 2>/dev/null  # the MPI and Score-P builders
 
 stamp "sanitizers and fuzzers"
 bash "$top/scripts/sanitize.sh" >"$logs/sanitize.log" 2>&1

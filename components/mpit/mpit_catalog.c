@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpit_engine.h"
 #include "mpit_events.h"
 #include "mpit_metrics.h"
 #include "mpit_rules.h"
@@ -666,6 +667,7 @@ static int judged_now(const mpit_name_t *parsed, char *why, int why_len)
     mpit_suggestion_t sug;
     char wanted[MPIT_MAX_NAME];
     snprintf(wanted, sizeof wanted, "%.*s", (int)stem, counter);
+    if (strcmp(wanted, MPIT_ENGINE_DROPPED) == 0) return 0; /* the engine's own counter, no rule's */
     mpit_suggest_begin(&sug, wanted);
     for (int i = 0; i < mpit_num_rules; i++) {
         if (strlen(mpit_rules[i].name) == stem && strncmp(mpit_rules[i].name, counter, stem) == 0) return 0;
@@ -684,6 +686,11 @@ static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int s
 {
     int found = find_exact(canonical, 1);
     if (found >= 0 && entries[found]->kind != MPIT_KIND_PENDING) {
+        *code = found;
+        return PAPI_OK;
+    }
+    if (state == MPIT_MPI_FINALIZED && found >= 0) {
+        /* known during the MPI session: an event set started now reads 0 */
         *code = found;
         return PAPI_OK;
     }
@@ -706,10 +713,18 @@ static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int s
         mpit_entry_t *e = new_entry(MPIT_KIND_PENDING, canonical);
         if (!e) return PAPI_ENOMEM;
         e->parsed = *parsed;
-        snprintf(
-            e->description, sizeof e->description,
-            "Unknown so far: MPI_T has no such name before MPI_Init; it is looked up again when the event "
-            "set starts, and the set fails to start if MPI_Init did not bring it.");
+        /* a portable metric means the same whatever backs it: a tool that
+         * keeps the description from before MPI_Init (Score-P) shows it */
+        const mpit_metric_t *m = mpit_metric_find(parsed->base);
+        if (m) {
+            e->units = m->units;
+            snprintf(e->description, sizeof e->description,
+                     "%s (its source in this MPI is looked up when MPI_Init has run)", m->desc);
+        } else
+            snprintf(
+                e->description, sizeof e->description,
+                "Unknown so far: MPI_T has no such name before MPI_Init; it is looked up again when the event "
+                "set starts, and the set fails to start if MPI_Init did not bring it.");
         int pc = append(e);
         if (pc < 0) return PAPI_ENOMEM;
         SUBDBG("mpit: %s accepted before MPI_Init as code %d, resolved when its set starts\n", canonical, pc);

@@ -222,6 +222,10 @@ static void reference_slot(mpit_control_t *cs, int i, int from_zero, uint64_t *n
     s->have_extreme = 0;
     if (from_zero) {
         s->start = v;
+        /* an MPI timer's absolute value is no elapsed time (MPICH's reads
+         * about -1.8e9 s when it appears with MPI_Init): it counts from here */
+        if (s->dtype == MPIT_TYPE_DOUBLE && s->read_kind == MPIT_READ_DELTA && s->handle)
+            mpit_read_slot(s, &s->start, now);
         if (s->shared_key >= 0) s->watermark_cell = mpit_watermark_watch(s->shared_key);
         return;
     }
@@ -259,8 +263,16 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
 {
     cs->failed = -1;
     if (gone()) {
-        snprintf(why, why_len, "MPI is finalized; MPI_T variables can no longer be read");
-        return PAPI_ENOTRUN;
+        /* A tool's thread born after MPI_Finalize (Score-P makes it a
+         * location and starts its set, and ends the run on any error) must
+         * be able to start.  MPI counts nothing once finalized and holds no
+         * queue: from here on every event of the set reads 0, the truth. */
+        static atomic_int said;
+        if (!atomic_exchange(&said, 1))
+            mpit_warn("an event set started after MPI_Finalize: MPI counts nothing any more, its events read 0");
+        memset(cs->values, 0, sizeof cs->values);
+        cs->running = 1;
+        return PAPI_OK;
     }
     if (!cs->bound || (cs->bound_before_mpi && mpit_backend()->mpi_state() == MPIT_MPI_RUNNING)) {
         int err = bind(cs, 0, why, why_len);
@@ -325,7 +337,12 @@ static void catch_up_after_init(mpit_control_t *cs)
         if (s->source == MPIT_SOURCE_EVENT) continue;
         if (s->source == MPIT_SOURCE_PVAR && s->handle) {
             mpit_value_t v;
-            if (mpit_read_slot(s, &v, &now) == MPIT_OK) continue;
+            if (mpit_read_slot(s, &v, &now) == MPIT_OK) {
+                /* a timer read before MPI_Init held no elapsed time (MPICH's
+                 * then gives its clock's raw epoch, 1.8e9 s): count from here */
+                if (s->dtype == MPIT_TYPE_DOUBLE && s->read_kind == MPIT_READ_DELTA) s->start = v;
+                continue;
+            }
             err = rebind_stale(cs, i, why, sizeof why);
         } else {
             int waits;

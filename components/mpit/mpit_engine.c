@@ -1072,7 +1072,7 @@ int mpit_engine_bind(mpit_engine_t *e, const mpit_rule_t *rules, int nrules, uin
                     if (e->ev[i].described && alt_match(rules[ri].ref[r].event, e->ev[i].name, 1))
                         e->ev[i].noread = 1;
 
-    if (add_counter(e, "dropped",
+    if (add_counter(e, MPIT_ENGINE_DROPPED,
                     "Events the engine could not account: key table full, "
                     "too few elements, unknown type, sequence gap beyond its window",
                     "events", MPIT_VALUE_RUNNING, F_DROPPED, NULL))

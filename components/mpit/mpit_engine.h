@@ -19,6 +19,9 @@
 #ifndef MPIT_ENGINE_H
 #define MPIT_ENGINE_H
 
+/* the engine's own counter of events it could not apply (derived.dropped) */
+#define MPIT_ENGINE_DROPPED "dropped"
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpit_engine.h"
 #include "mpit_loader.h"
 #include "mpit_rules.h"
 #include <unistd.h> /* getpid, in PAPI's debug label */
@@ -96,7 +97,7 @@ static int setup_once(void)
     num_derived = mpit_engine_bind(engine, mpit_rules, mpit_num_rules, 0);
     if (num_derived < 0) num_derived = 0;
     mpit_engine_gate(engine); /* a rule runs in the callbacks only while a set reads it */
-    dropped_id = mpit_engine_find_counter(engine, "dropped");
+    dropped_id = mpit_engine_find_counter(engine, MPIT_ENGINE_DROPPED);
     why[0] = '\0';
     SUBDBG("mpit: %d MPI_T event types, %d derived counters\n", n, num_derived);
     return 1;
