@@ -202,13 +202,16 @@ int main(int argc, char **argv)
     rc = PAPI_start(a);
     const char *said = check_capture_end(1);
     CHECK(rc == PAPI_OK, "PAPI_start after MPI_Finalize returned %d", rc);
-    CHECK(strstr(said, "after MPI_Finalize") != NULL, "nothing said of a set started after MPI_Finalize: '%s'", said);
+    CHECK(strstr(said, "after MPI_Finalize") != NULL,
+          "nothing said of a set started after MPI_Finalize: '%s'", said);
     if (rc == PAPI_OK) {
         full[0] = full[1] = -1;
         CHECK_PAPI(PAPI_read(a, full));
-        for (int i = 0; i < na && i < 2; i++) CHECK(full[i] == 0, "after MPI_Finalize, event %d of set A read %lld", i, full[i]);
+        for (int i = 0; i < na && i < 2; i++)
+            CHECK(full[i] == 0, "after MPI_Finalize, event %d of set A read %lld", i, full[i]);
         CHECK_PAPI(PAPI_stop(a, full));
-        for (int i = 0; i < na && i < 2; i++) CHECK(full[i] == 0, "after MPI_Finalize, event %d of set A stopped at %lld", i, full[i]);
+        for (int i = 0; i < na && i < 2; i++)
+            CHECK(full[i] == 0, "after MPI_Finalize, event %d of set A stopped at %lld", i, full[i]);
     }
     CHECK_PAPI(PAPI_cleanup_eventset(a));
     CHECK_PAPI(PAPI_destroy_eventset(&a));

@@ -256,7 +256,8 @@ static int mpit_start_unguarded(hwd_context_t *ctx, hwd_control_state_t *ctl)
     mpit_control_t *cs = (mpit_control_t *)ctl;
     /* MPI may have ended unseen: no call reached the component between
      * MPI_Init and MPI_Finalize to arm the hook */
-    if (!atomic_load(&mpit_control_gone) && mpit_backend()->mpi_state() == MPIT_MPI_FINALIZED) on_mpi_finalize();
+    if (!atomic_load(&mpit_control_gone) && mpit_backend()->mpi_state() == MPIT_MPI_FINALIZED)
+        on_mpi_finalize();
     int err = mpit_control_start(cs, why, sizeof why);
     if (err != PAPI_OK) {
         int codes[MPIT_MAX_EVENTS];

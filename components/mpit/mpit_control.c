@@ -269,7 +269,8 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
          * queue: from here on every event of the set reads 0, the truth. */
         static atomic_int said;
         if (!atomic_exchange(&said, 1))
-            mpit_warn("an event set started after MPI_Finalize: MPI counts nothing any more, its events read 0");
+            mpit_warn(
+                "an event set started after MPI_Finalize: MPI counts nothing any more, its events read 0");
         memset(cs->values, 0, sizeof cs->values);
         cs->running = 1;
         return PAPI_OK;
