@@ -93,7 +93,7 @@ build_mpich_events() {
   rm -rf "$CACHE/build-mpich" && mkdir -p "$CACHE/build-mpich"
   (cd "$CACHE/build-mpich" && "$src/configure" --prefix="$prefix" --with-device=ch4:ofi \
       --with-libfabric=/usr --enable-mpit-pvars=recvq --enable-mpit-events=yes \
-      --disable-fortran --disable-romio --with-datatype-engine=dataloop --with-hwloc=/usr \
+      --disable-fortran --disable-romio --disable-static --with-datatype-engine=dataloop --with-hwloc=/usr \
       && make -j"$JOBS" && make install) \
       >"$CACHE/logs/mpich-events.log" 2>&1 || { tail -40 "$CACHE/logs/mpich-events.log"; exit 1; }
   rm -rf "$CACHE/build-mpich"
@@ -151,7 +151,7 @@ build_mpich_release() { # build_mpich_release VERSION LIBTOOL_VERSION
         && (cd "$src" && ./autogen.sh -without-ucx -without-ofi -without-hwloc); }; } \
     && cd "$CACHE/build-mpich-$version" && "$src/configure" --prefix="$prefix" --with-device=ch4:ofi \
       --with-libfabric=/usr --enable-mpit-pvars=recvq --enable-mpit-events=yes \
-      --disable-fortran --disable-romio --disable-doc --with-datatype-engine=dataloop --with-hwloc=/usr \
+      --disable-fortran --disable-romio --disable-doc --disable-static --with-datatype-engine=dataloop --with-hwloc=/usr \
       && make -j"$JOBS" && make install) \
       >"$CACHE/logs/mpich-$version-events.log" 2>&1 || { tail -40 "$CACHE/logs/mpich-$version-events.log"; exit 1; }
   [ -e "$prefix/lib/libmpi.so.12" ] || { echo "MPICH $version: no libmpi.so.12 in $prefix/lib"; exit 1; }
