@@ -45,11 +45,9 @@ if [ -z "${PAPI_PREFIX:-}" ]; then
   rm -rf "$PAPI_PREFIX" && mkdir -p "$PAPI_PREFIX"
   ln -s "$PAPI_INC" "$PAPI_PREFIX/include" && ln -s "$PAPI_LIB" "$PAPI_PREFIX/lib"
 fi
-cali=$(PAPI_PREFIX=$PAPI_PREFIX bash "$here/../scripts/client-caliper.sh" "$FLAVOR")
-rc=$?
-[ $rc -eq 77 ] && { echo "$cali"; exit 77; }  # the archive is absent: said on stdout
-[ $rc -eq 0 ] || { echo "FAIL: Caliper did not build for $FLAVOR (exit $rc)"; exit 1; }
-echo "Caliper: $cali (PAPI: $PAPI_PREFIX)"
+export PAPI_PREFIX
+need_client Caliper client-caliper.sh lib/libcaliper.so
+cali=$client_dir
 
 test_workdir caliper || exit 1
 $MPICC -Wall -Wextra -Werror -I"$cali/include" "$here/cali_app.c" -L"$cali/lib" -lcaliper \

@@ -27,13 +27,9 @@ esac
 test_workdir hpcrun || exit 1
 export PAPI_PREFIX=${PAPI_PREFIX:-${MPIT_BUILDDIR:-$top/_build}/install}
 
-bindir=$(bash "$top/scripts/client-hpcrun.sh")
-rc=$?
-[ $rc -eq 77 ] && { echo "SKIP hpcrun cannot be built: $bindir"; exit 77; }
-[ $rc -eq 0 ] || { echo "FAIL: scripts/client-hpcrun.sh exited with $rc"; exit 1; }
-hpcrun=$bindir/hpcrun
-msum=$bindir/hpcrun-metric-sum
-echo "hpcrun: $hpcrun (PAPI: $PAPI_PREFIX)"
+need_client hpcrun client-hpcrun.sh hpcrun
+hpcrun=$client_dir/hpcrun
+msum=$client_dir/hpcrun-metric-sum
 
 B=5 T=20 WORK_MS=60
 $MPICC -Wall -Wextra -Werror -I"$here/common" "$here/burst_app.c" -o burst_app \

@@ -37,16 +37,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 . "$here/flavors.sh"
 
-case $KIND in
-  openmpi-spc|mpich-events) ;;
-  *) echo "SKIP $FLAVOR has neither Open MPI SPCs nor MPI_T events: nothing exact to compare Score-P with"; exit 77 ;;
-esac
-
-export PAPI_PREFIX=${PAPI_PREFIX:-${MPIT_BUILDDIR:-$(dirname "$here")/_build}/install}
-scorep_bin=$(bash "$here/../scripts/client-scorep.sh" "$FLAVOR")
-rc=$?
-[ $rc -eq 77 ] && { echo "$scorep_bin"; exit 77; }
-[ $rc -eq 0 ] && [ -x "$scorep_bin/scorep" ] || { echo "FAIL: Score-P does not build (scripts/client-scorep.sh $FLAVOR: exit $rc)"; exit 1; }
+client_on_exact_kinds Score-P client-scorep.sh scorep
+scorep_bin=$client_dir
 family=$(flavor_family "$FLAVOR")
 tools_bin=$(dirname "$(dirname "$scorep_bin")")/scorep-tools/bin
 mpi_wrappers=$(dirname "$(dirname "$scorep_bin")")/scorep-mpi-$family
@@ -61,12 +53,7 @@ libmpi=$(flavor_libmpi) || exit 1
 
 # Score-P was built against Debian's MPI of the family; run it on this
 # flavor's library, same ABI, first on the search path
-mpidir=$(dirname "$libmpi")
-if [ "$family" = mpich ]; then
-  # Debian's soname is libmpich.so.12: the same file under that name
-  mkdir -p shim && ln -sfn "$libmpi" shim/libmpich.so.12
-  mpidir=$PWD/shim:$mpidir
-fi
+mpidir=$(family_mpi_dirs "$libmpi")
 export LD_LIBRARY_PATH=$mpidir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:$PAPI_PREFIX/lib
 unset OMPI_MCA_mpi_spc_attach PAPI_MPIT_QUIET
 for v in $(compgen -e); do case $v in SCOREP_*) unset "$v" ;; esac; done

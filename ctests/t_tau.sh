@@ -25,17 +25,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 . "$here/flavors.sh"
 
-case $KIND in
-  openmpi-spc|mpich-events) ;;
-  *) echo "SKIP $FLAVOR has neither Open MPI SPCs nor MPI_T events: nothing exact to compare TAU with"; exit 77 ;;
-esac
-
-export PAPI_PREFIX=${PAPI_PREFIX:-${MPIT_BUILDDIR:-$(dirname "$here")/_build}/install}
-tau_bin=$(bash "$here/../scripts/client-tau.sh" "$FLAVOR")
-rc=$?
-[ $rc -eq 77 ] && { echo "$tau_bin"; exit 77; }
-[ $rc -eq 0 ] && [ -x "$tau_bin/tau_exec" ] || { echo "FAIL: TAU does not build (scripts/client-tau.sh $FLAVOR: exit $rc)"; exit 1; }
-echo "TAU: $tau_bin"
+client_on_exact_kinds TAU client-tau.sh tau_exec
+tau_bin=$client_dir
 
 test_workdir tau || exit 1
 $MPICC -Wall -Wextra -Werror "$here/ring_app.c" -o ring_app || { echo "FAIL: ring_app does not build"; exit 1; }
@@ -43,12 +34,7 @@ libmpi=$(flavor_libmpi) || exit 1
 
 # TAU was built against Debian's MPI of the family (it needs Fortran); run it
 # on this flavor's MPI library, same ABI, first on the search path
-mpidir=$(dirname "$libmpi")
-if [ "$KIND" = mpich-events ]; then
-  # libTAU.so needs Debian's soname libmpich.so.12: the same file under that name
-  mkdir -p shim && ln -sfn "$libmpi" shim/libmpich.so.12
-  mpidir=$PWD/shim:$mpidir
-fi
+mpidir=$(family_mpi_dirs "$libmpi")
 if [ "$(flavor_family "$FLAVOR")" = openmpi ] && [ ! -e "$mpidir/libmpi_cxx.so.40" ]; then
   # libTAU.so needs Debian's libmpi_cxx.so.40, whose code needs Open MPI 4.1;
   # Open MPI 5 has no C++ bindings.  TAU's objects name five of their

@@ -15,7 +15,7 @@
 # next to the checkout).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${PAPI_MPIT_CACHE:-/var/cache/papi-mpit}
+CACHE=$(sh "$top/scripts/cache-dir.sh")
 CLIENTS=${PAPI_MPIT_CLIENTS:-$(dirname "$top")/shared/clients}
 PAPI_PREFIX=${PAPI_PREFIX:-$top/_build/install}
 ARCHIVE=$CLIENTS/caliper-74e48659.tar.gz
@@ -27,19 +27,13 @@ case $flavor in
   *) echo "usage: $0 openmpi-spc|mpich-events" >&2; exit 2 ;;
 esac
 [ -f "$ARCHIVE" ] || { echo "SKIP Caliper source archive $ARCHIVE is absent"; exit 77; }
-[ -f "$PAPI_PREFIX/include/papi.h" ] && [ -e "$PAPI_PREFIX/lib/libpapi.so" ] \
-  || { echo "client-caliper: no PAPI in $PAPI_PREFIX (include/papi.h, lib/libpapi.so)" >&2; exit 1; }
 [ -x "$mpi/bin/mpicc" ] || { echo "client-caliper: no MPI build in $mpi (scripts/deps.sh makes it)" >&2; exit 1; }
 
+. "$top/scripts/client-lib.sh"
+client_begin client-caliper "caliper-$flavor" || exit 1
 prefix=$CACHE/clients/caliper-$flavor
 log=$CACHE/logs/client-caliper-$flavor.log
 build=$CACHE/clients/build-caliper-$flavor
-mkdir -p "$CACHE/clients" "$CACHE/logs"
-# one build at a time per flavor: a second caller waits, then finds the stamp
-exec 9>"$CACHE/clients/.caliper-$flavor.lock"
-flock 9
-# the PAPI under test, behind a stable name (absolute target, so it survives a cd)
-ln -sfn "$(cd "$PAPI_PREFIX" && pwd)" "$CACHE/clients/papi"
 
 # Caliper is C++: without the flavor's mpicxx, g++ with the flavor's
 # include and lib directories stands in for it (made during the build)
@@ -50,10 +44,8 @@ cmake_line="cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$pref
 -DMPI_C_COMPILER=$mpi/bin/mpicc -DMPI_CXX_COMPILER=$mpicxx -DWITH_TOOLS=On -DBUILD_TESTING=Off"
 [ -x /usr/bin/python3 ] && cmake_line="$cmake_line -DPython_EXECUTABLE=/usr/bin/python3"  # not a pyenv shim
 # the stamp names what was built: a new archive or cmake line rebuilds
-. "$top/scripts/client-lib.sh"
 stamp="$(basename "$ARCHIVE") $(papi_identity "$PAPI_PREFIX") $cmake_line"
-if [ -f "$prefix/.built" ] && [ "$(cat "$prefix/.built")" = "$stamp" ] \
-   && [ -x "$prefix/bin/cali-query" ] && [ -e "$prefix/lib/libcaliper.so" ]; then
+if client_built "$prefix" "$stamp" bin/cali-query lib/libcaliper.so; then
   echo "$prefix"
   exit 0
 fi

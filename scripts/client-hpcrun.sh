@@ -18,7 +18,7 @@
 # next to the checkout).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${PAPI_MPIT_CACHE:-/var/cache/papi-mpit}
+CACHE=$(sh "$top/scripts/cache-dir.sh")
 CLIENTS=${PAPI_MPIT_CLIENTS:-$(dirname "$top")/shared/clients}
 PAPI_PREFIX=${PAPI_PREFIX:-$top/_build/install}
 JOBS=${JOBS:-$(nproc)}
@@ -31,18 +31,12 @@ for a in $archives build-hpcrun.sh hpcrun-metric-sum.c; do
   [ -n "$f" ] && [ -f "$f" ] || { echo "SKIP hpcrun: $a is absent from $CLIENTS"; exit 77; }
   key="$key $(basename "$f"):$(stat -c %s "$f")"
 done
-[ -f "$PAPI_PREFIX/include/papi.h" ] && [ -e "$PAPI_PREFIX/lib/libpapi.so" ] \
-  || { echo "client-hpcrun: no installed PAPI in $PAPI_PREFIX (include/papi.h, lib/libpapi.so)" >&2; exit 1; }
 
+. "$top/scripts/client-lib.sh"
+client_begin client-hpcrun hpcrun || exit 1
 prefix=$CACHE/clients/hpcrun
 papi_link=$CACHE/clients/papi
 log=$CACHE/logs/client-hpcrun.log
-mkdir -p "$CACHE/clients" "$CACHE/logs"
-# one build at a time; a caller that waited finds the stamp of the one before
-exec 9>"$CACHE/clients/.hpcrun.lock"
-flock 9
-# the PAPI under test, behind a stable name (absolute target, so it survives a cd)
-ln -sfn "$(cd "$PAPI_PREFIX" && pwd)" "$papi_link"
 
 # build-hpcrun.sh resolves symlinks when it records papi_libdir: point the
 # launcher at the symlink instead, so it follows the prefix under test
@@ -51,10 +45,8 @@ relink_launcher() {
     && grep -qx "papi_libdir='$papi_link/lib'" "$prefix/bin/hpcrun"
 }
 
-. "$top/scripts/client-lib.sh"
 stamp="hpctoolkit 2023.08.1 measurement-only:$key $(papi_identity "$PAPI_PREFIX")"
-if [ -f "$prefix/.built" ] && [ "$(cat "$prefix/.built")" = "$stamp" ] \
-   && [ -x "$prefix/bin/hpcrun" ] && [ -x "$prefix/bin/hpcrun-metric-sum" ]; then
+if client_built "$prefix" "$stamp" bin/hpcrun bin/hpcrun-metric-sum; then
   relink_launcher || { echo "client-hpcrun: no papi_libdir line in $prefix/bin/hpcrun" >&2; exit 1; }
   echo "$prefix/bin"
   exit 0

@@ -30,11 +30,9 @@ case ${1:-} in
   *) echo "usage: $0 openmpi-spc|mpich-events" >&2; exit 2 ;;
 esac
 [ -f "$ARCHIVE" ] || { echo "SKIP Score-P source archive $ARCHIVE is absent"; exit 77; }
-[ -f "$PAPI_PREFIX/include/papi.h" ] && [ -e "$PAPI_PREFIX/lib/libpapi.so" ] \
-  || { echo "client-scorep: no installed PAPI in $PAPI_PREFIX (include/papi.h, lib/libpapi.so)" >&2; exit 1; }
 
-mkdir -p "$CACHE/clients" "$CACHE/logs"
 . "$top/scripts/client-lib.sh"
+client_begin client-scorep "scorep-$family" || exit 1
 case $family in
   openmpi) mpi_packages="libopenmpi-dev openmpi-bin" ;;
   mpich)   mpi_packages="libmpich-dev mpich" ;;
@@ -52,7 +50,7 @@ tools_stamp="$(basename "$ARCHIVE") otf2 cubew cubelib(--without-cube-dump-r) op
 (
   exec 9>"$CACHE/clients/.scorep-tools.lock"
   flock 9
-  if [ -f "$tools/.built" ] && [ "$(cat "$tools/.built")" = "$tools_stamp" ]; then exit 0; fi
+  client_built "$tools" "$tools_stamp" bin/cube_dump && exit 0
   echo "[client-scorep] building OTF2, CubeW, CubeLib, OPARI2 in $tools (about 5 minutes; log: $tools_log)" >&2
   build=$CACHE/clients/build-scorep-tools
   rm -rf "$tools"
@@ -76,10 +74,6 @@ tools_stamp="$(basename "$ARCHIVE") otf2 cubew cubelib(--without-cube-dump-r) op
 # ---- 2. Score-P for the family
 prefix=$CACHE/clients/scorep-$family
 log=$CACHE/logs/client-scorep-$family.log
-exec 9>"$CACHE/clients/.scorep-$family.lock"
-flock 9
-# the PAPI under test, behind a stable name (absolute target, so it survives a cd)
-ln -sfn "$(cd "$PAPI_PREFIX" && pwd)" "$CACHE/clients/papi"
 
 # Score-P's configure finds the MPI compilers by their plain names: Debian's
 # of the family, under those names, first on PATH
@@ -96,7 +90,7 @@ configure_line="../scorep-8.4/configure --prefix=$prefix --with-mpi=$scorep_mpi 
 --with-libbfd --without-libunwind --without-pdt --without-sionlib --without-llvm \
 --disable-gcc-plugin --disable-cuda --disable-openacc"
 stamp="$(basename "$ARCHIVE") $(papi_identity "$PAPI_PREFIX") $configure_line"
-if [ -f "$prefix/.built" ] && [ "$(cat "$prefix/.built")" = "$stamp" ] && [ -x "$prefix/bin/scorep" ]; then
+if client_built "$prefix" "$stamp" bin/scorep; then
   echo "$prefix/bin"
   exit 0
 fi

@@ -15,7 +15,7 @@
 # next to the checkout).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${PAPI_MPIT_CACHE:-/var/cache/papi-mpit}
+CACHE=$(sh "$top/scripts/cache-dir.sh")
 CLIENTS=${PAPI_MPIT_CLIENTS:-$(dirname "$top")/shared/clients}
 PAPI_PREFIX=${PAPI_PREFIX:-$top/_build/install}
 ARCHIVE=$CLIENTS/tau-2.35.2-git-c6fbe8e06.tar.gz
@@ -27,18 +27,11 @@ case ${1:-} in
   *) echo "usage: $0 openmpi-spc|mpich-events" >&2; exit 2 ;;
 esac
 [ -f "$ARCHIVE" ] || { echo "SKIP TAU source archive $ARCHIVE is absent"; exit 77; }
-[ -f "$PAPI_PREFIX/include/papi.h" ] && [ -e "$PAPI_PREFIX/lib/libpapi.so" ] \
-  || { echo "client-tau: no installed PAPI in $PAPI_PREFIX (include/papi.h, lib/libpapi.so)" >&2; exit 1; }
-
+. "$top/scripts/client-lib.sh"
+client_begin client-tau "tau-$family" || exit 1
 prefix=$CACHE/clients/tau-$family
 bindir=$prefix/x86_64/bin
 log=$CACHE/logs/client-tau-$family.log
-mkdir -p "$CACHE/clients" "$CACHE/logs"
-# one build at a time per family: a second caller waits, then finds the stamp
-exec 9>"$CACHE/clients/.tau-$family.lock"
-flock 9
-# the PAPI under test, behind a stable name (absolute target, so it survives a cd)
-ln -sfn "$(cd "$PAPI_PREFIX" && pwd)" "$CACHE/clients/papi"
 
 fail() { echo "client-tau: $* (log: $log)" >&2; [ -f "$log" ] && tail -30 "$log" >&2; exit 1; }
 
@@ -46,7 +39,6 @@ case $family in
   openmpi) packages="g++ gfortran make libopenmpi-dev openmpi-bin" ;;
   mpich)   packages="g++ gfortran make libmpich-dev mpich" ;;
 esac
-. "$top/scripts/client-lib.sh"
 install_missing client-tau "$log" $packages || exit 1
 
 # Debian's MPI of the family: it has the Fortran mpif.h TAU compiles against
@@ -59,7 +51,7 @@ esac
 configure_line="./configure -prefix=$prefix -mpi $mpiopts -papi=$CACHE/clients/papi -pthread"
 # the stamp names what was built: a new archive or configure line rebuilds
 stamp="$(basename "$ARCHIVE") $(papi_identity "$PAPI_PREFIX") $configure_line"
-if [ -f "$prefix/.built" ] && [ "$(cat "$prefix/.built")" = "$stamp" ] && [ -x "$bindir/tau_exec" ]; then
+if client_built "$prefix" "$stamp" x86_64/bin/tau_exec; then
   echo "$bindir"
   exit 0
 fi

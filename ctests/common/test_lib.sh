@@ -1,5 +1,6 @@
 # Shared by the shell tests (ctests/t_*.sh): counting failures, a clean work
-# directory under $BIN, and the PAPI utilities of the build.
+# directory under $BIN, the PAPI utilities of the build, the report tool, and
+# the real clients (TAU, Caliper, hpcrun, Score-P) a test runs.
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
@@ -20,4 +21,45 @@ report_tool() {
   done
   export PAPI_MPIT_REPORT_LIBDIR=$build/.libs
   [ -x "$wrap" ] || { echo "FAIL: $wrap not built"; return 1; }
+}
+
+# client_on_exact_kinds NAME SCRIPT FILE: the start of a test that compares
+# a client's numbers with an exact truth, which only the flavors with Open MPI
+# SPCs or MPI_T events have (the others skip): the installed PAPI
+# (PAPI_PREFIX, default $MPIT_BUILDDIR/install) and need_client.
+client_on_exact_kinds() {
+  case $KIND in
+    openmpi-spc | mpich-events) ;;
+    *) echo "SKIP $FLAVOR has neither Open MPI SPCs nor MPI_T events: nothing exact to compare $1 with"; exit 77 ;;
+  esac
+  export PAPI_PREFIX=${PAPI_PREFIX:-${MPIT_BUILDDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/_build}/install}
+  need_client "$@"
+}
+
+# need_client NAME SCRIPT FILE: builds (or finds cached) the real client NAME
+# with scripts/SCRIPT $FLAVOR and sets client_dir to the directory it
+# prints.  The test skips when the client's sources are absent, and fails
+# when it does not build or FILE is missing from client_dir.
+need_client() {
+  local rc
+  client_dir=$(bash "$(dirname "${BASH_SOURCE[0]}")/../../scripts/$2" "$FLAVOR")
+  rc=$?
+  [ $rc -eq 77 ] && { echo "$client_dir"; exit 77; }
+  [ $rc -eq 0 ] && [ -e "$client_dir/$3" ] ||
+    { echo "FAIL: $1 does not build (scripts/$2 $FLAVOR: exit $rc)"; exit 1; }
+  echo "$1: $client_dir (PAPI: $PAPI_PREFIX)"
+}
+
+# family_mpi_dirs LIBMPI: for a client built against Debian's MPI of the
+# family (same ABI), the library path that runs it on this flavor's LIBMPI:
+# its directory and, for MPICH, ./shim with Debian's soname libmpich.so.12
+# naming the same file.
+family_mpi_dirs() {
+  local dir
+  dir=$(dirname "$1")
+  if [ "$(flavor_family "$FLAVOR")" = mpich ]; then
+    mkdir -p shim && ln -sfn "$1" shim/libmpich.so.12
+    dir=$PWD/shim:$dir
+  fi
+  echo "$dir"
 }

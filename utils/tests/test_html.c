@@ -13,19 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-
-#include "expect.h"
-
-static char *render(int (*f)(FILE *, const report_job_t *), const report_job_t *job)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    EXPECT(f(m, job) == 0, "render");
-    fclose(m);
-    return text;
-}
+#include "render.h"
 
 static int count(const char *text, const char *what)
 {

@@ -11,21 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-
-#include "expect.h"
-
-typedef int (*render_t)(FILE *, const report_job_t *);
-
-static char *render(render_t f, const report_job_t *job)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    EXPECT(f(m, job) == 0, "render");
-    fclose(m);
-    return text;
-}
+#include "render.h"
 
 static long long *cell(report_job_t *job, int r, int c)
 {
