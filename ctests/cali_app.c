@@ -9,8 +9,11 @@
  * until the marker from its left neighbour is in, and only then receives it
  * and the N data messages (region "receive").  No receive is posted before
  * the probe returns and one sender's messages cannot overtake each other, so
- * on every rank all N + 1 messages arrive unexpected, in every run; a rank
- * sends N * BYTES + sizeof(int) user bytes.  There is no other MPI traffic
+ * on every rank all N + 1 messages arrive unexpected, in every run.  A rank
+ * sends only after its right neighbour said "ready" (common/ring.h: it has
+ * left MPI_Init, and Open MPI's SPCs, which start at its end, count), so
+ * none of them arrives before the receiver counts; a rank sends
+ * N * BYTES + 2 * sizeof(int) user bytes.  There is no other MPI traffic
  * between MPI_Init and MPI_Finalize (no collective).
  *
  * Caliper initialises at the first annotation ("main"): right after MPI_Init,
@@ -21,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "common/ring.h"
 
 #define TAG_DATA 51
 #define TAG_MARK 52
@@ -49,6 +54,7 @@ int main(int argc, char **argv)
     MPI_Status *st = malloc(((size_t)n + 1) * sizeof *st);
     for (int i = 0; i < n * bytes; i++) sbuf[i] = (char)(rank + i);
     int mark = rank, got = -1, errors = 0;
+    if (!ring_ready()) errors++;
 
     CALI_MARK_BEGIN("send");
     /* nonblocking: nobody receives before everybody has sent */

@@ -12,7 +12,7 @@
 #    Caliper initialises before the rank's first MPI call after MPI_Init, so
 #    its span holds everything the SPCs count): UNEXPECTED_MSGS =
 #    OMPI_SPC_UNEXPECTED, BYTES_SENT = OMPI_SPC_BYTES_SENT_USER (and these
-#    are at least N + 1 and exactly N * BYTES + 4, as the program is made);
+#    are at least N + 1 and exactly N * BYTES + 8, as the program is made);
 #  - mpich-events: exactly N more UNEXPECTED_MSGS than the same run with
 #    N = 0, so that MPI's and the tool's own messages cancel out.
 # perf::TASK-CLOCK is recorded beside them (a second PAPI event set) and must
@@ -120,7 +120,7 @@ check_openmpi() { # NAME NP
     # at 4 ranks: 12 on ranks 0 and 2); Caliper counts it too.
     [ "${su:-0}" -ge $((N + 1)) ] 2>/dev/null \
       || fail "$name rank $r: SPC dump UNEXPECTED = $su, the program alone makes $((N + 1))"
-    [ "$sb" = $((N * BYTES + 4)) ] || fail "$name rank $r: SPC dump BYTES_SENT_USER = $sb, the program sends $((N * BYTES + 4))"
+    [ "$sb" = $((N * BYTES + 8)) ] || fail "$name rank $r: SPC dump BYTES_SENT_USER = $sb, the program sends $((N * BYTES + 8))"
   done
   check_positive "$name" "$np"
 }

@@ -15,6 +15,24 @@
 
 enum { RING_TAG_READY = 20, RING_TAG_GO = 22, RING_TAG_DATA = 30 /* + burst index */ };
 
+/* The "ready" handshake: each rank tells its left neighbour that it has
+ * finished MPI_Init (and so counts), and returns when its right neighbour
+ * has said so.  Its receive is posted before any call that makes progress,
+ * so it is never unexpected once counting has begun.  Returns 1 when the
+ * ready was received. */
+static int ring_ready(void)
+{
+    int rank, size, ready = 1, peer_ready = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Request req[2];
+    MPI_Status st[2]; /* not IGNORE: gcc flags MPICH's (MPI_Status *)1 */
+    MPI_Irecv(&peer_ready, 1, MPI_INT, (rank + 1) % size, RING_TAG_READY, MPI_COMM_WORLD, &req[0]);
+    MPI_Isend(&ready, 1, MPI_INT, (rank + size - 1) % size, RING_TAG_READY, MPI_COMM_WORLD, &req[1]);
+    MPI_Waitall(2, req, st);
+    return peer_ready;
+}
+
 typedef struct ring_burst {
     int count, bytes;
 } ring_burst_t;
@@ -33,10 +51,7 @@ static int ring_exchange(const ring_burst_t *bursts, int nbursts, const char *sb
     MPI_Status *st = malloc(((size_t)n + 2) * sizeof *st); /* not IGNORE: gcc flags MPICH's (MPI_Status *)1 */
     if (!req || !st) MPI_Abort(MPI_COMM_WORLD, 1);
 
-    int ready = 1, peer_ready = 0, go = 1, got = 0;
-    MPI_Irecv(&peer_ready, 1, MPI_INT, right, RING_TAG_READY, MPI_COMM_WORLD, &req[0]);
-    MPI_Isend(&ready, 1, MPI_INT, left, RING_TAG_READY, MPI_COMM_WORLD, &req[1]);
-    MPI_Waitall(2, req, st);
+    int peer_ready = ring_ready(), go = 1, got = 0;
 
     size_t at = 0;
     int k = 0;
