@@ -20,7 +20,7 @@ enum { RING_TAG_READY = 20, RING_TAG_GO = 22, RING_TAG_DATA = 30 /* + burst inde
  * has said so.  Its receive is posted before any call that makes progress,
  * so it is never unexpected once counting has begun.  Returns 1 when the
  * ready was received. */
-static int ring_ready(void)
+static inline int ring_ready(void)
 {
     int rank, size, ready = 1, peer_ready = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -40,7 +40,7 @@ typedef struct ring_burst {
 /* Runs the ring; received data goes to rbuf (sum over bursts of count * bytes
  * bytes), sent data comes from sbuf (as large).  Returns 1 when the ready and
  * the go were seen. */
-static int ring_exchange(const ring_burst_t *bursts, int nbursts, const char *sbuf, char *rbuf)
+static inline int ring_exchange(const ring_burst_t *bursts, int nbursts, const char *sbuf, char *rbuf)
 {
     int rank, size, n = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
