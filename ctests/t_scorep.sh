@@ -20,9 +20,9 @@
 #   !mpit:::UNEXPECTED_QUEUE_MAX, an absolute metric: Score-P's profile
 #   stores the change between a region's enter and exit, '!' or not, so the
 #   root's inclusive value is the high-water mark of the whole run, at least
-#   the N + 1 messages that wait together in ring_app (on Open MPI this
-#   found that the SPC level misses Score-P's messages that arrive inside
-#   MPI_Init: the maximum is now kept over ob1's queue length);
+#   the N + 1 messages that wait together in ring_app (on Open MPI 4.1 and
+#   5.0 this found that the SPC level and watermark miss Score-P's messages
+#   that arrive inside MPI_Init: the maximum is kept over ob1's queue length);
 #   MATCH_TIME (integer ns, where offered) positive and larger with N = 400
 #   than with N = 0.
 # And: a misspelt name ends the run with the component's reason on stderr; a

@@ -11,7 +11,8 @@
  * then, so it is refused (PAPI_ECMP, "not supported by component"); Open MPI
  * 5.0 attaches it when the set starts, and it counts exactly.
  * Open MPI 5.0 does not maintain MAX_UNEXPECTED_IN_QUEUE (t_spc_defects):
- * there it is left out and UNEXPECTED_QUEUE_MAX is kept over the level.
+ * there it is left out.  UNEXPECTED_QUEUE_MAX is kept over ob1's queue
+ * length on both.
  * flavors: openmpi-spc
  * ranks: 2 4 */
 #include "check.h"

@@ -67,10 +67,11 @@ const mpit_metric_t mpit_metrics[] = {
      "Largest length of the unexpected-message queue since start",
      "messages",
      MPIT_READ_HIGH,
-     /* the maximum over the level UNEXPECTED_QUEUE_LENGTH reads; Open MPI's
-      * SPC level last: it misses what arrives inside MPI_Init (reads -1) */
-     {EV("unexpected_queue.max"), PV(SPC("MAX_UNEXPECTED_IN_QUEUE")), PV("unexpected_recvq_length"),
-      PV("pml_ob1_unexpected_msgq_length"), PV(SPC("UNEXPECTED_IN_QUEUE"))},
+     /* the maximum of what UNEXPECTED_QUEUE_LENGTH reads; Open MPI's SPC
+      * level and its watermark last: the level misses what arrives inside
+      * MPI_Init and then reads one low */
+     {EV("unexpected_queue.max"), PV("unexpected_recvq_length"), PV("pml_ob1_unexpected_msgq_length"),
+      PV(SPC("MAX_UNEXPECTED_IN_QUEUE")), PV(SPC("UNEXPECTED_IN_QUEUE"))},
      needs_spc_or_events,
      NULL},
     {"OOS_QUEUE_MAX",
