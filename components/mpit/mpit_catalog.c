@@ -722,9 +722,8 @@ static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int s
                      "%s (its source in this MPI is looked up when MPI_Init has run)", m->desc);
         } else
             snprintf(e->description, sizeof e->description,
-                     "Unknown so far: MPI_T has no such name before MPI_Init; it is looked up again when the "
-                     "event "
-                     "set starts, and the set fails to start if MPI_Init did not bring it.");
+                     "Unknown so far: MPI_T has no such name before MPI_Init; it is looked up again when "
+                     "the event set starts, and the set fails to start if MPI_Init did not bring it.");
         int pc = append(e);
         if (pc < 0) return PAPI_ENOMEM;
         SUBDBG("mpit: %s accepted before MPI_Init as code %d, resolved when its set starts\n", canonical, pc);

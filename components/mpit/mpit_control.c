@@ -211,6 +211,14 @@ int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why
     return PAPI_OK;
 }
 
+/* An MPI timer's absolute value is no elapsed time (MPICH's reads about
+ * -1.8e9 s when it appears with MPI_Init): a timer counts from its first
+ * read after MPI_Init, never from 0. */
+static int counts_from_first_read(const mpit_slot_t *s)
+{
+    return s->dtype == MPIT_TYPE_DOUBLE && s->read_kind == MPIT_READ_DELTA;
+}
+
 /* Establishes the reference point of slot i (start, reset, and a slot bound
  * late).  from_zero: the slot's source did not exist when the set started
  * (it came with MPI_Init), so all it has counted since is counted. */
@@ -222,10 +230,7 @@ static void reference_slot(mpit_control_t *cs, int i, int from_zero, uint64_t *n
     s->have_extreme = 0;
     if (from_zero) {
         s->start = v;
-        /* an MPI timer's absolute value is no elapsed time (MPICH's reads
-         * about -1.8e9 s when it appears with MPI_Init): it counts from here */
-        if (s->dtype == MPIT_TYPE_DOUBLE && s->read_kind == MPIT_READ_DELTA && s->handle)
-            mpit_read_slot(s, &s->start, now);
+        if (counts_from_first_read(s) && s->handle) mpit_read_slot(s, &s->start, now);
         if (s->shared_key >= 0) s->watermark_cell = mpit_watermark_watch(s->shared_key);
         return;
     }
@@ -339,9 +344,7 @@ static void catch_up_after_init(mpit_control_t *cs)
         if (s->source == MPIT_SOURCE_PVAR && s->handle) {
             mpit_value_t v;
             if (mpit_read_slot(s, &v, &now) == MPIT_OK) {
-                /* a timer read before MPI_Init held no elapsed time (MPICH's
-                 * then gives its clock's raw epoch, 1.8e9 s): count from here */
-                if (s->dtype == MPIT_TYPE_DOUBLE && s->read_kind == MPIT_READ_DELTA) s->start = v;
+                if (counts_from_first_read(s)) s->start = v;
                 continue;
             }
             err = rebind_stale(cs, i, why, sizeof why);
