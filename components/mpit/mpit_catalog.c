@@ -21,6 +21,13 @@
 #include "papi_debug.h" /* SUBDBG: traces in PAPI debug builds (PAPI_DEBUG=SUBSTRATE) */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* One rescan at a time.  A thread that finds another scanning waits for it
+ * and then sees what it found; MPI_T_init_thread is in the first one.  The
+ * thread inside never waits on itself: the re-entry guard refuses a nested
+ * call into the component before it gets here.  Order: scan_lock, then lock. */
+static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The catch-up after MPI_Init has run (mpit_catalog_settle). */
+static atomic_int settled;
 static mpit_entry_t *entries[MPIT_CATALOG_MAX];
 static atomic_int size;
 static int num_listed;
@@ -64,6 +71,7 @@ void mpit_catalog_clear(void)
     }
     atomic_store(&size, 0);
     atomic_store(&scanned, 0);
+    atomic_store(&settled, 0);
     num_listed = events_listed = 0;
     memset(metric_listed, 0, sizeof metric_listed);
     const mpit_backend_t *b = mpit_backend();
@@ -205,8 +213,8 @@ static void describe_pvar(mpit_entry_t *e)
                  in->name);
 }
 
-/* MPI_T_init_thread once, by the first thread to need it; a thread that
- * finds it in progress goes on without (its next rescan catches up). */
+/* MPI_T_init_thread once, by the first thread to need it (under scan_lock,
+ * so no other thread can find it in progress). */
 /* Why MPI_T could not be initialised the last time it was tried, kept for
  * the names that fail because of it ("" when it worked). */
 static char mpit_init_why[MPIT_WHY_LEN];
@@ -399,7 +407,7 @@ static void merge_locked(const scan_snapshot_t *snap)
     list_metrics(snap);
 }
 
-void mpit_catalog_rescan(void)
+static void rescan_locked(void)
 {
     scan_snapshot_t *snap = malloc(sizeof *snap);
     if (!snap) return;
@@ -417,6 +425,33 @@ void mpit_catalog_rescan(void)
     free(snap->info);
     free(snap->valid);
     free(snap);
+}
+
+void mpit_catalog_rescan(void)
+{
+    pthread_mutex_lock(&scan_lock);
+    rescan_locked();
+    pthread_mutex_unlock(&scan_lock);
+}
+
+static void resolve_pending_locked(void);
+
+int mpit_catalog_settle(void)
+{
+    if (atomic_load_explicit(&settled, memory_order_acquire)) return 1;
+    const mpit_backend_t *b = mpit_backend();
+    if (!b || b->mpi_state() != MPIT_MPI_RUNNING) return 0;
+    pthread_mutex_lock(&scan_lock);
+    if (!atomic_load(&settled)) {
+        rescan_locked();
+        pthread_mutex_lock(&lock);
+        resolve_pending_locked();
+        pthread_mutex_unlock(&lock);
+        atomic_store_explicit(&settled, 1, memory_order_release);
+        SUBDBG("mpit: caught up after MPI_Init: %d entries, %d listed\n", atomic_load(&size), num_listed);
+    }
+    pthread_mutex_unlock(&scan_lock);
+    return 1;
 }
 
 int mpit_catalog_next_listed(int code)
@@ -763,8 +798,9 @@ int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
         *code = found;
         return PAPI_OK;
     }
+    int settled_now = mpit_catalog_settle(); /* the first lookup after MPI_Init waits for the catch-up */
     int state = b->mpi_state(), pending = 0;
-    if (!mpit_catalog_mpit_deferred()) mpit_catalog_rescan();
+    if (settled_now || !mpit_catalog_mpit_deferred()) mpit_catalog_rescan(); /* MPI_T may have grown */
     pthread_mutex_lock(&lock);
     int err =
         mpit_backend() ? lookup_locked(&parsed, canonical, state, code, &pending, why, why_len) : PAPI_ECMP;
@@ -773,6 +809,35 @@ int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
     pthread_mutex_unlock(&lock);
     if (pending) request_sources(b, &parsed); /* tells MPI: outside the lock */
     return err;
+}
+
+/* Pending entry i becomes a copy of what its name means now that MPI runs,
+ * under its own code; or it keeps why it cannot. */
+static void resolve_one_locked(int i)
+{
+    mpit_entry_t *p = entries[i];
+    char canonical[sizeof p->name], why[sizeof p->resolve_why];
+    snprintf(canonical, sizeof canonical, "%s", p->name);
+    why[0] = '\0';
+    int c = resolve_name(&p->parsed, canonical, why, (int)sizeof why);
+    if (c < 0) {
+        p->resolve_err = c;
+        snprintf(p->resolve_why, sizeof p->resolve_why, "%s", why);
+        return;
+    }
+    mpit_name_t parsed = p->parsed;
+    memcpy(p, entries[c], sizeof *p);
+    p->parsed = parsed;
+    snprintf(p->name, sizeof p->name, "%s", canonical);
+    p->listed = 0;
+    p->base = c;
+}
+
+static void resolve_pending_locked(void)
+{
+    int n = atomic_load(&size); /* resolving may append variants: those are never pending */
+    for (int i = 0; i < n; i++)
+        if (entries[i]->kind == MPIT_KIND_PENDING && !entries[i]->resolve_err) resolve_one_locked(i);
 }
 
 int mpit_catalog_resolve(int code, char *why, int why_len)
@@ -784,24 +849,17 @@ int mpit_catalog_resolve(int code, char *why, int why_len)
         return PAPI_ENOEVNT;
     }
     if (e->kind != MPIT_KIND_PENDING) return PAPI_OK;
-    if (!mpit_catalog_mpit_deferred()) mpit_catalog_rescan();
+    if (!mpit_catalog_settle()) {
+        snprintf(why, why_len, "%s is known only once MPI_Init has run", e->name);
+        return PAPI_ENOEVNT;
+    }
     pthread_mutex_lock(&lock);
-    mpit_entry_t *p = entries[code];
     int err = PAPI_OK;
-    if (p->kind == MPIT_KIND_PENDING) {
-        char canonical[sizeof p->name];
-        snprintf(canonical, sizeof canonical, "%s", p->name);
-        int c = resolve_name(&p->parsed, canonical, why, why_len);
-        if (c >= 0) {
-            /* becomes a copy of what the name means now, under its own code */
-            mpit_name_t parsed = p->parsed;
-            memcpy(p, entries[c], sizeof *p);
-            p->parsed = parsed;
-            snprintf(p->name, sizeof p->name, "%s", canonical);
-            p->listed = 0;
-            p->base = c;
-        } else {
-            err = c;
+    if (e->kind == MPIT_KIND_PENDING) {
+        if (!e->resolve_err) resolve_one_locked(code); /* named after the catch-up, before MPI_Finalize */
+        if (e->kind == MPIT_KIND_PENDING) {
+            err = e->resolve_err;
+            snprintf(why, why_len, "%s", e->resolve_why);
         }
     }
     pthread_mutex_unlock(&lock);

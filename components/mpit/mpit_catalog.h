@@ -50,6 +50,8 @@ typedef struct mpit_entry {
     const char *units;
     char description[MPIT_DESC_LEN + 256];
     char unusable[MPIT_NAME_LEN + 256]; /* non-empty: why it cannot be added */
+    int resolve_err;                    /* pending, and MPI_Init did not bring it: the PAPI error */
+    char resolve_why[512];              /* and why */
 } mpit_entry_t;
 
 void mpit_catalog_clear(void);
@@ -78,6 +80,14 @@ int mpit_catalog_qualifier(int code, int q, char *name, int name_len, char *what
 int mpit_catalog_mpit_deferred(void);
 /* A process that only lists (MPI loaded by us, never initialised) does not defer. */
 void mpit_catalog_allow_deferral(int allowed);
+
+/* The catch-up after MPI_Init, one step for the whole process: MPI_T
+ * initialised, every variable and event scanned, the portable metrics
+ * mapped and every name accepted pending resolved.  The first thread to
+ * arrive once MPI runs does it; others wait for it, then see the finished
+ * state; later calls are one atomic load.  Never call it from a signal
+ * handler.  Returns 1 when done, 0 while MPI does not run. */
+int mpit_catalog_settle(void);
 
 /* Turns a pending entry into a real one if MPI_T has it now: 0 when it is
  * real, else a PAPI error with why. */

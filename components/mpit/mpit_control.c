@@ -148,7 +148,7 @@ static int bind(mpit_control_t *cs, int tolerant, char *why, int why_len)
     }
     unbind(cs);
     int mpit_deferred = mpit_catalog_mpit_deferred(); /* no session: every slot waits */
-    if (!mpit_deferred) mpit_catalog_rescan();
+    if (!mpit_deferred && !mpit_catalog_settle()) mpit_catalog_rescan();
     if (!mpit_deferred && mpit_backend()->session_create(&cs->session) != MPIT_OK) {
         snprintf(why, why_len, "MPI_T_pvar_session_create failed");
         return PAPI_ESYS;
@@ -334,7 +334,7 @@ static void catch_up_after_init(mpit_control_t *cs)
     uint64_t now = 0;
     if (mpit_backend()->mpi_state() != MPIT_MPI_RUNNING) return;
     cs->bound_before_mpi = 0; /* once */
-    mpit_catalog_rescan();
+    mpit_catalog_settle();
     if (!cs->session && mpit_backend()->session_create(&cs->session) != MPIT_OK)
         cs->session = NULL; /* the variables below then say why they read 0 */
     for (int i = 0; i < cs->num; i++) {
