@@ -21,6 +21,7 @@
 #define TAG_GO   31
 #define TAG_DATA 32
 #define TAG_MARK 33
+#define TAG_DONE 34
 
 static const char *const names[NAMES] = {"mpit:::UNEXPECTED_MSGS", "mpit:::UNEXPECTED_QUEUE_LENGTH",
                                          "mpit:::POSTED_QUEUE_LENGTH"};
@@ -79,7 +80,8 @@ static void traffic(void)
         MPI_Irecv(&mark, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, &req);
         MPI_Send(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
-        for (int i = 0; i < U; i++) MPI_Recv(&data[i], 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < U; i++)
+            MPI_Recv(&data[i], 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
 }
 
@@ -107,21 +109,33 @@ int main(int argc, char **argv)
     pthread_barrier_init(&added, NULL, THREADS);
     pthread_barrier_init(&traffic_done, NULL, THREADS);
     pthread_barrier_init(&read_done, NULL, THREADS);
+    /* ranks 0 and 1 tell each other they stopped counting into receives
+     * posted now, and then let the others go on to the collectives below:
+     * nothing arrives unannounced while they count */
+    int peer = check_rank ^ 1, token = 0;
+    MPI_Request done_req = MPI_REQUEST_NULL;
+    if (check_rank < 2) MPI_Irecv(&token, 1, MPI_INT, peer, TAG_DONE, MPI_COMM_WORLD, &done_req);
     for (int t = 1; t < THREADS; t++) pthread_create(&th[t], NULL, reader, &results[t]);
     int started = add_all(&results[0]); /* the main thread is the fourth */
     traffic();
     stop_all(&results[0], started);
+    if (check_rank < 2) {
+        MPI_Send(&token, 1, MPI_INT, peer, TAG_DONE, MPI_COMM_WORLD);
+        MPI_Wait(&done_req, MPI_STATUS_IGNORE);
+    }
+    check_release(1);
     for (int t = 1; t < THREADS; t++) pthread_join(th[t], NULL);
 
     /* the answer of one thread alone, once everything has settled */
     for (int i = 0; i < NAMES; i++) {
         int alone = check_has_event(names[i]);
         if (*kind)
-            CHECK(alone == expected_available(kind, i), "%s: available %d on %s, expected %d", names[i], alone,
-                  kind, expected_available(kind, i));
+            CHECK(alone == expected_available(kind, i), "%s: available %d on %s, expected %d", names[i],
+                  alone, kind, expected_available(kind, i));
         for (int t = 0; t < THREADS; t++)
-            CHECK((results[t].rc[i] == PAPI_OK) == alone, "thread %d: adding %s returned %d (%s), alone: %s", t,
-                  names[i], results[t].rc[i], PAPI_strerror(results[t].rc[i]), alone ? "available" : "absent");
+            CHECK((results[t].rc[i] == PAPI_OK) == alone, "thread %d: adding %s returned %d (%s), alone: %s",
+                  t, names[i], results[t].rc[i], PAPI_strerror(results[t].rc[i]),
+                  alone ? "available" : "absent");
     }
     long long want = check_rank == 1 ? U : check_rank == 0 ? 1 : 0;
     for (int t = 0; t < THREADS; t++)

@@ -5,7 +5,16 @@
  * in flight towards it): UNEXPECTED_QUEUE_MAX reads U.  Each metric is
  * checked where the MPI has a source for it (an MPI_T event counter, a
  * watermark, or the largest queue length seen when read).
+ * Then the peak between reads: the same U messages come and go between
+ * PAPI_start and PAPI_stop with no read of the set in between.  Where the
+ * source sees every peak (MPICH's queue events, Open MPI 4.1's SPC watermark
+ * mended by ob1's lengths: SPCs attached here) the set reads U.  Where it is
+ * the largest length seen when read (Open MPI 5.0, Open MPI without SPC),
+ * the description says "sampled", and a read of another set at the peak (a
+ * sampler, as papi-mpit-report runs) is what the set sees: U.
  * ranks: 2 4 */
+#include <pthread.h>
+
 #include "check.h"
 
 #define P        12
@@ -90,11 +99,87 @@ static void unexpected(void)
     }
 }
 
+/* 1 where the flavor's UNEXPECTED_QUEUE_MAX must see a peak between reads. */
+static int peak_seeing_expected(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len;
+    const char *kind = getenv("KIND") ? getenv("KIND") : "";
+    MPI_Get_library_version(version, &len);
+    return strcmp(kind, "mpich-events") == 0 ||
+           (strcmp(kind, "openmpi-spc") == 0 && strncmp(version, "Open MPI v4.", 12) == 0);
+}
+
+/* The sampler: another thread with its own set (PAPI runs one set per
+ * component and thread), reading once when the main thread asks. */
+static pthread_barrier_t sample_now, sampled_done;
+static long long sampled_value = -1;
+
+static void *sampler_main(void *arg)
+{
+    int es = start_metric(arg);
+    pthread_barrier_wait(&sample_now);
+    if (es != PAPI_NULL) CHECK_PAPI(PAPI_read(es, &sampled_value));
+    if (es != PAPI_NULL) CHECK_PAPI(PAPI_stop(es, &sampled_value));
+    pthread_barrier_wait(&sampled_done);
+    return NULL;
+}
+
+static void unexpected_between_reads(void)
+{
+    const char *name = "mpit:::UNEXPECTED_QUEUE_MAX";
+    int es = PAPI_NULL, sampler = 0, data[U], mark = 0, go = 0, code;
+    long long v = -1;
+    pthread_t th;
+    MPI_Request mark_req;
+    PAPI_event_info_t info;
+    if (check_rank == 1 && check_has_event(name)) {
+        CHECK_PAPI(PAPI_event_name_to_code(name, &code));
+        CHECK_PAPI(PAPI_get_event_info(code, &info));
+        int sampled = strstr(info.long_descr, "sampled") != NULL;
+        CHECK(sampled != peak_seeing_expected(), "%s on %s is %s: %s", name, getenv("KIND"),
+              sampled ? "sampled" : "peak-seeing", info.long_descr);
+        es = start_metric(name);
+        if (sampled) {
+            sampler = 1;
+            pthread_barrier_init(&sample_now, NULL, 2);
+            pthread_barrier_init(&sampled_done, NULL, 2);
+            pthread_create(&th, NULL, sampler_main, (void *)name);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (check_rank == 0) {
+        MPI_Recv(&go, 1, MPI_INT, 1, TAG_MARK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < U; i++) MPI_Send(&i, 1, MPI_INT, 1, TAG_DATA, MPI_COMM_WORLD);
+        MPI_Send(&mark, 1, MPI_INT, 1, TAG_MARK, MPI_COMM_WORLD);
+    }
+    if (check_rank == 1) {
+        MPI_Irecv(&mark, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, &mark_req);
+        MPI_Send(&go, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD);
+        MPI_Wait(&mark_req, MPI_STATUS_IGNORE);
+        if (sampler) { /* the only read at the peak, by the other thread */
+            pthread_barrier_wait(&sample_now);
+            pthread_barrier_wait(&sampled_done);
+            pthread_join(th, NULL);
+            CHECK(sampled_value == U, "the sampler read %lld at the peak, expected %d", sampled_value, U);
+        }
+        for (int i = 0; i < U; i++)
+            MPI_Recv(&data[i], 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (es != PAPI_NULL) {
+            CHECK_PAPI(PAPI_stop(es, &v));
+            CHECK(v == U, "UNEXPECTED_QUEUE_MAX %lld after a peak of %d between start and stop%s", v, U,
+                  sampler ? " (sampled by another thread's set at the peak)" : "");
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
+    setenv("OMPI_MCA_mpi_spc_attach", "all", 1); /* Open MPI 4.1's watermark counts only when attached */
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &check_rank);
     check_papi_init();
+    CHECK_PAPI(PAPI_thread_init((unsigned long (*)(void))pthread_self));
     if (!check_has_event("mpit:::POSTED_QUEUE_MAX") && !check_has_event("mpit:::UNEXPECTED_QUEUE_MAX"))
         check_skip("this MPI provides neither POSTED_QUEUE_MAX nor UNEXPECTED_QUEUE_MAX");
     MPI_Barrier(MPI_COMM_WORLD);
@@ -102,6 +187,8 @@ int main(int argc, char **argv)
     check_release(1);
     unexpected();
     check_release(1); /* no message of a later collective reaches rank 1 while it measures */
+    unexpected_between_reads();
+    check_release(1);
     int rc = check_finish("queue_max");
     MPI_Finalize();
     return rc;

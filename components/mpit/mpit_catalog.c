@@ -331,6 +331,14 @@ static int pick_metric_source(const mpit_metric_t *m, const unsigned char *colle
             if (v < 0 || entries[v]->unusable[0]) continue;
             /* an Open MPI SPC that is not attached would read zeros, one the MPI does not maintain a constant */
             if (!collecting[s]) continue;
+            e->mended = 0;
+            if (src->length) {
+                int l = find_variable(src->level, -1), n = find_variable(src->length, -1);
+                if (l < 0 || n < 0 || entries[l]->unusable[0] || entries[n]->unusable[0]) continue;
+                e->mended = 1;
+                e->mend_code[0] = l;
+                e->mend_code[1] = n;
+            }
             e->info = entries[v]->info;
             e->cls = entries[v]->cls;
             e->source = MPIT_SOURCE_PVAR;
@@ -342,10 +350,19 @@ static int pick_metric_source(const mpit_metric_t *m, const unsigned char *colle
         /* a maximum kept over a level the MPI publishes: seen at reads only */
         int sampled = src->kind == MPIT_SOURCE_PVAR && m->read_kind == MPIT_READ_HIGH &&
                       mpit_class_semantics(e->cls)->read_kind == MPIT_READ_CURRENT;
-        snprintf(e->description, sizeof e->description, "%s (portable metric; here from %s %s%s)", m->desc,
-                 src->kind == MPIT_SOURCE_EVENT ? "the MPI_T event counter" : "the MPI_T variable", src->name,
-                 sampled ? ", the largest value seen when read: this MPI publishes the current length only"
-                         : "");
+        if (src->length)
+            snprintf(
+                e->description, sizeof e->description,
+                "%s (portable metric; here from the MPI_T watermark %s, which sees every peak, mended by %s "
+                "where the level it follows, %s, is off)",
+                m->desc, src->name, src->length, src->level);
+        else
+            snprintf(
+                e->description, sizeof e->description, "%s (portable metric; here from %s %s%s)", m->desc,
+                src->kind == MPIT_SOURCE_EVENT ? "the MPI_T event counter" : "the MPI_T variable", src->name,
+                sampled ? ", the largest value seen when read (sampled): this MPI publishes the current "
+                          "length only, so a peak between reads is missed"
+                        : "");
         return 0;
     }
     return -1;
@@ -365,6 +382,15 @@ static void list_metrics(const scan_snapshot_t *snap)
         e->listed = 1;
         append(e);
     }
+}
+
+/* 1 unless the MPI does not keep this variable up to date (an SPC not
+ * attached, a known defect of the release). */
+static int maintained(const mpit_backend_t *b, int state, const char *name)
+{
+    char why[MPIT_WHY_LEN];
+    return (!b->pvar_collecting || state != MPIT_MPI_RUNNING || b->pvar_collecting(name)) &&
+           !(b->pvar_unavailable && b->pvar_unavailable(name, why, sizeof why));
 }
 
 /* The MPI side of a rescan; 0 when MPI_T cannot be used now. */
@@ -389,12 +415,9 @@ static int collect(scan_snapshot_t *snap)
          i++)
         for (int k = 0; k < MPIT_METRIC_SOURCES; k++) {
             const mpit_metric_source_t *src = &mpit_metrics[i].sources[k];
-            char why[MPIT_WHY_LEN];
             /* a variable the MPI does not maintain is no source either */
-            snap->collecting[i][k] =
-                src->kind == MPIT_SOURCE_PVAR &&
-                (!b->pvar_collecting || snap->state != MPIT_MPI_RUNNING || b->pvar_collecting(src->name)) &&
-                !(b->pvar_unavailable && b->pvar_unavailable(src->name, why, sizeof why));
+            snap->collecting[i][k] = src->kind == MPIT_SOURCE_PVAR && maintained(b, snap->state, src->name) &&
+                                     (!src->level || maintained(b, snap->state, src->level));
         }
     return 1;
 }

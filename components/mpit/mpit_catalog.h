@@ -50,8 +50,12 @@ typedef struct mpit_entry {
     const char *units;
     char description[MPIT_DESC_LEN + 256];
     char unusable[MPIT_NAME_LEN + 256]; /* non-empty: why it cannot be added */
-    int resolve_err;                    /* pending, and MPI_Init did not bring it: the PAPI error */
-    char resolve_why[512];              /* and why */
+    /* a mended watermark (mpit_metric_source_t.level): the level and the
+     * length read beside it, by name and class */
+    int mended;
+    int mend_code[2];      /* catalog codes of the level and the length */
+    int resolve_err;       /* pending, and MPI_Init did not bring it: the PAPI error */
+    char resolve_why[512]; /* and why */
 } mpit_entry_t;
 
 void mpit_catalog_clear(void);

@@ -26,6 +26,15 @@ void mpit_control_mpi_gone(void) { atomic_store_explicit(&mpit_control_gone, 1, 
 
 static int gone(void) { return atomic_load_explicit(&mpit_control_gone, memory_order_acquire); }
 
+static void unbind_mend(mpit_slot_t *s)
+{
+    for (int k = 0; k < 2; k++) {
+        free(s->mend_raw[k]);
+        s->mend_raw[k] = NULL;
+        s->mend[k] = NULL; /* freed with the session */
+    }
+}
+
 static void unbind(mpit_control_t *cs)
 {
     mpit_read_unplan(cs);
@@ -38,6 +47,7 @@ static void unbind(mpit_control_t *cs)
         free(cs->slot[i].raw);
         cs->slot[i].raw = NULL;
         cs->slot[i].handle = NULL; /* freed with the session */
+        unbind_mend(&cs->slot[i]);
     }
     if (cs->session && mpit_backend()) mpit_backend()->session_free(cs->session);
     cs->session = NULL;
@@ -60,6 +70,29 @@ static int check_entry(int code, char *why, int why_len)
     if (e->source == MPIT_SOURCE_PVAR && mpit_backend()->pvar_unavailable &&
         mpit_backend()->pvar_unavailable(e->info.name, why, (size_t)why_len))
         return PAPI_ECMP;
+    return PAPI_OK;
+}
+
+/* The level and the length a mended watermark is read with. */
+static int bind_mend(mpit_control_t *cs, mpit_slot_t *s, const mpit_entry_t *e, char *why, int why_len)
+{
+    for (int k = 0; k < 2; k++) {
+        const mpit_entry_t *v = mpit_catalog_get(e->mend_code[k]);
+        int index;
+        if (!v || mpit_backend()->pvar_index(v->info.name, v->info.cls, &index) != MPIT_OK ||
+            mpit_backend()->handle_alloc(cs->session, index, MPIT_COMM_WORLD, &s->mend[k],
+                                         &s->mend_count[k]) != MPIT_OK) {
+            snprintf(why, why_len, "the MPI refused a handle for %s, which %s is read with",
+                     v ? v->info.name : "a variable", e->name);
+            return PAPI_ESYS;
+        }
+        mpit_backend()->handle_start(s->mend[k]);
+        if (s->mend_count[k] < 1) s->mend_count[k] = 1;
+        s->mend_dtype[k] = v->info.dtype;
+        size_t width = mpit_dtype_size(v->info.dtype);
+        s->mend_raw[k] = calloc((size_t)s->mend_count[k], width ? width : 8);
+        if (!s->mend_raw[k]) return PAPI_ENOMEM;
+    }
     return PAPI_OK;
 }
 
@@ -132,7 +165,8 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
     s->shared_key = s->read_kind == MPIT_READ_HIGH && s->continuous && !s->is_float ? index : -1;
     size_t width = mpit_dtype_size(s->dtype);
     s->raw = calloc((size_t)s->count, width ? width : 8);
-    return s->raw ? PAPI_OK : PAPI_ENOMEM;
+    if (!s->raw) return PAPI_ENOMEM;
+    return e->mended ? bind_mend(cs, s, e, why, why_len) : PAPI_OK;
 }
 
 /* Allocates the session and binds every slot.  Slots that cannot be bound
@@ -170,6 +204,7 @@ static int bind(mpit_control_t *cs, int tolerant, char *why, int why_len)
             mpit_warn("%s: %s; it reads 0", mpit_catalog_get(s->code)->name, why);
             free(s->raw);
             s->raw = NULL;
+            unbind_mend(s);
             s->handle = NULL;
             s->source = MPIT_SOURCE_NONE;
         }
@@ -311,6 +346,7 @@ static int rebind_stale(mpit_control_t *cs, int i, char *why, int why_len)
     free(s->raw);
     s->raw = NULL;
     s->handle = NULL; /* freed with the session */
+    unbind_mend(s);
     int waits;
     int err = bind_slot(cs, s, MPIT_MPI_RUNNING, &waits, why, why_len);
     if (err != PAPI_OK) return err;
@@ -361,6 +397,7 @@ static void catch_up_after_init(mpit_control_t *cs)
                       why);
             free(s->raw);
             s->raw = NULL;
+            unbind_mend(s);
             s->handle = NULL;
             s->source = MPIT_SOURCE_NONE;
         }

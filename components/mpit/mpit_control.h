@@ -30,6 +30,11 @@ typedef struct mpit_slot {
     int op;            /* enum mpit_read_op: how a read computes the value */
     int needs_now;     /* an event counter that reads the clock */
     mpit_value_t last; /* source value at the last read (reset takes it) */
+    /* a mended watermark (mpit_metric_source_t.level): the level [0] and the
+     * queue length [1] read with it */
+    mpit_handle_t *mend[2];
+    void *mend_raw[2];
+    int mend_count[2], mend_dtype[2];
 } mpit_slot_t;
 
 typedef struct mpit_control {

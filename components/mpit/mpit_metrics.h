@@ -21,6 +21,11 @@ typedef struct mpit_metric_source {
     int kind;         /* enum mpit_source_kind */
     const char *name; /* engine counter or pvar name */
     int64_t scale;    /* multiply the source value (us -> ns: 1000) */
+    /* A watermark mended by the queue it watches: name is a high-water mark
+     * that follows the level `level`, which may be off by a constant from
+     * the true queue length `length`.  Read as the larger of the watermark
+     * plus (length - level) and the length itself. */
+    const char *level, *length;
 } mpit_metric_source_t;
 
 typedef struct mpit_metric {

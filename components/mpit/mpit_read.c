@@ -44,6 +44,23 @@ static mpit_value_t mpit_value_scaled(const mpit_slot_t *s, mpit_value_t x)
     return x;
 }
 
+/* A watermark that follows a level off by a constant from the queue it
+ * counts (Open MPI 4.1: a message that arrived inside MPI_Init, before the
+ * SPCs started, is never added to the level but is subtracted when
+ * received): the watermark plus (length - level), and never below the length
+ * now.  The level and the length are read right after the watermark. */
+static mpit_value_t mended(const mpit_slot_t *s, mpit_value_t w)
+{
+    int64_t part[2];
+    for (int k = 0; k < 2; k++) {
+        if (mpit_backend()->handle_read(s->mend[k], s->mend_raw[k]) != MPIT_OK) return w;
+        part[k] = mpit_value_extract(s->mend_raw[k], s->mend_dtype[k], s->mend_count[k], -1).i;
+    }
+    int64_t level = part[0], length = part[1], peak = w.i + (length - level);
+    w.i = peak > length ? peak : length;
+    return w;
+}
+
 /* now_ns: the event clock, fetched at most once per PAPI_read. */
 int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
 {
@@ -57,6 +74,7 @@ int mpit_read_slot(mpit_slot_t *s, mpit_value_t *v, uint64_t *now_ns)
     int err = mpit_backend()->handle_read(s->handle, s->raw);
     if (err != MPIT_OK) return err;
     *v = mpit_value_scaled(s, mpit_value_extract(s->raw, s->dtype, s->count, s->elem));
+    if (s->mend[0]) *v = mended(s, *v);
     return MPIT_OK;
 }
 
@@ -199,6 +217,7 @@ static void apply_pvar(mpit_control_t *cs, int i)
     case OP_U32_NOW: cs->values[i] = s->last.i = *(const unsigned *)s->raw; return;
     default: {
         mpit_value_t x = mpit_value_scaled(s, mpit_value_extract(s->raw, s->dtype, s->count, s->elem));
+        if (s->mend[0]) x = mended(s, x);
         s->last = x;
         update_value(cs, i, x);
     }
