@@ -34,6 +34,8 @@ static int num_listed;
 static atomic_int scanned; /* MPI_T pvar indices looked at so far */
 static int events_listed;  /* the event counters were appended */
 static unsigned char metric_listed[MPIT_METRICS_MAX];
+/* the last rescan's word on each metric source: the MPI maintains it */
+static unsigned char metric_collecting[MPIT_METRICS_MAX][MPIT_METRIC_SOURCES];
 /* MPI_T_init_thread: 0 not tried, 1 in progress, 2 done, 3 failed */
 enum { MPIT_INIT_NONE, MPIT_INIT_BUSY, MPIT_INIT_DONE, MPIT_INIT_FAILED };
 static atomic_int mpit_state;
@@ -110,6 +112,7 @@ static mpit_entry_t *new_entry(int kind, const char *name)
     e->kind = kind;
     e->parsed.comm = MPIT_COMM_WORLD;
     e->parsed.elem = -1;
+    e->parsed.peer = -1;
     e->parsed.cls = -1;
     snprintf(e->parsed.base, sizeof e->parsed.base, "%s", name);
     snprintf(e->name, sizeof e->name, "%s", name);
@@ -317,11 +320,14 @@ static void list_events(void)
 
 /* ---- portable metrics ------------------------------------------------- */
 
-/* The first source of metric m that this MPI has: fills e; 0 if found. */
-static int pick_metric_source(const mpit_metric_t *m, const unsigned char *collecting, mpit_entry_t *e)
+/* The first source of metric m that this MPI has (per_peer: the first with
+ * one element per rank): fills e; 0 if found. */
+static int pick_metric_source(const mpit_metric_t *m, const unsigned char *collecting, int per_peer,
+                              mpit_entry_t *e)
 {
     for (int s = 0; s < MPIT_METRIC_SOURCES && m->sources[s].kind != MPIT_SOURCE_NONE; s++) {
         const mpit_metric_source_t *src = &m->sources[s];
+        if (per_peer && !src->per_peer) continue;
         if (src->kind == MPIT_SOURCE_EVENT) {
             int id = mpit_events_find(src->name);
             if (id < 0) continue;
@@ -370,11 +376,12 @@ static int pick_metric_source(const mpit_metric_t *m, const unsigned char *colle
 
 static void list_metrics(const scan_snapshot_t *snap)
 {
+    memcpy(metric_collecting, snap->collecting, sizeof metric_collecting);
     for (int i = 0; i < mpit_num_metrics && i < (int)sizeof metric_listed; i++) {
         if (metric_listed[i]) continue;
         mpit_entry_t *e = new_entry(MPIT_KIND_METRIC, mpit_metrics[i].name);
         if (!e) return;
-        if (pick_metric_source(&mpit_metrics[i], snap->collecting[i], e) != 0) {
+        if (pick_metric_source(&mpit_metrics[i], snap->collecting[i], 0, e) != 0) {
             free(e);
             continue;
         }
@@ -552,13 +559,33 @@ static int event_qualifier(const mpit_entry_t *e, int q, char *name, int name_le
     return -1;
 }
 
+/* A portable metric with a source per peer: :peer=N. */
+static int metric_qualifier(const mpit_entry_t *e, int q, char *name, int name_len, char *what, int what_len)
+{
+    const mpit_metric_t *m = mpit_metric_find(e->parsed.base);
+    mpit_entry_t tmp;
+    if (q != 0 || !m) return -1;
+    pthread_mutex_lock(&lock);
+    int has = pick_metric_source(m, metric_collecting[m - mpit_metrics], 1, &tmp) == 0;
+    pthread_mutex_unlock(&lock);
+    if (!has) return -1;
+    mpit_name_t p = e->parsed;
+    p.peer = 0;
+    mpit_name_format(&p, name, name_len);
+    snprintf(what, what_len,
+             "rank 0 of MPI_COMM_WORLD only (:peer=N: rank N), from %s; the plain name sums every peer",
+             tmp.info.name);
+    return 0;
+}
+
 int mpit_catalog_qualifier(int code, int q, char *name, int name_len, char *what, int what_len)
 {
     const mpit_entry_t *e = mpit_catalog_get(code);
     if (!e || !e->listed || q < 0) return -1;
     if (e->kind == MPIT_KIND_PVAR) return pvar_qualifier(e, q, name, name_len, what, what_len);
     if (e->kind == MPIT_KIND_EVENT) return event_qualifier(e, q, name, name_len, what, what_len);
-    return -1; /* portable metrics and derived counters take none */
+    if (e->kind == MPIT_KIND_METRIC) return metric_qualifier(e, q, name, name_len, what, what_len);
+    return -1; /* derived counters take none */
 }
 
 /* ---- lookup ----------------------------------------------------------- */
@@ -644,12 +671,44 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
     return appended_variant(&tmp, base, parsed, canonical);
 }
 
-static int lookup_metric(const mpit_metric_t *m, const mpit_name_t *parsed, char *why, int why_len)
+/* METRIC:peer=N: its first per-peer source, element N. */
+static int lookup_metric_peer(const mpit_metric_t *m, const mpit_name_t *parsed, const char *canonical,
+                              char *why, int why_len)
 {
-    if (parsed->elem >= 0 || parsed->cls >= 0 || parsed->comm != MPIT_COMM_WORLD || parsed->agg) {
-        snprintf(why, why_len, "the portable metric %s takes no qualifiers", m->name);
+    int i = (int)(m - mpit_metrics), has_peer_source = 0;
+    for (int s = 0; s < MPIT_METRIC_SOURCES; s++) has_peer_source |= m->sources[s].per_peer;
+    if (!has_peer_source) {
+        snprintf(why, why_len, "the portable metric %s has no source per peer, so no :peer=", m->name);
         return PAPI_EINVAL;
     }
+    mpit_entry_t *e = new_entry(MPIT_KIND_METRIC, canonical);
+    if (!e) return PAPI_ENOMEM;
+    if (pick_metric_source(m, metric_collecting[i], 1, e) != 0) {
+        free(e);
+        snprintf(why, why_len, "%s:peer= is not available on the running %s: it %s", m->name,
+                 mpit_backend()->family, m->needs);
+        return PAPI_ENOEVNT;
+    }
+    size_t used = strlen(e->description);
+    snprintf(e->description + used, sizeof e->description - used, "; peer rank %d of MPI_COMM_WORLD only",
+             parsed->peer);
+    e->parsed = *parsed;
+    e->parsed.elem = parsed->peer; /* the element a read takes */
+    int base = find_exact(m->name, 0);
+    int code = append(e);
+    if (code < 0) return PAPI_ENOMEM;
+    e->base = base >= 0 ? base : code;
+    return code;
+}
+
+static int lookup_metric(const mpit_metric_t *m, const mpit_name_t *parsed, const char *canonical, char *why,
+                         int why_len)
+{
+    if (parsed->elem >= 0 || parsed->cls >= 0 || parsed->comm != MPIT_COMM_WORLD || parsed->agg) {
+        snprintf(why, why_len, "the portable metric %s takes no qualifier but :peer=<rank>", m->name);
+        return PAPI_EINVAL;
+    }
+    if (parsed->peer >= 0) return lookup_metric_peer(m, parsed, canonical, why, why_len);
     int found = find_exact(m->name, 0);
     if (found >= 0 && entries[found]->kind == MPIT_KIND_METRIC) return found;
     snprintf(why, why_len, "%s is not available on the running %s: it %s", m->name, mpit_backend()->family,
@@ -679,7 +738,7 @@ static int lookup_pvar(const mpit_name_t *parsed, const char *canonical, char *w
 static int resolve_name(const mpit_name_t *parsed, const char *canonical, char *why, int why_len)
 {
     const mpit_metric_t *m = mpit_metric_find(parsed->base);
-    if (m) return lookup_metric(m, parsed, why, why_len);
+    if (m) return lookup_metric(m, parsed, canonical, why, why_len);
     if (in_metric_namespace(parsed->base)) {
         mpit_suggestion_t sug;
         mpit_suggest_begin(&sug, parsed->base);
@@ -687,6 +746,11 @@ static int resolve_name(const mpit_name_t *parsed, const char *canonical, char *
         snprintf(why, why_len, "there is no portable metric named %s", parsed->base);
         mpit_suggest_append(&sug, why, (size_t)why_len);
         return PAPI_ENOEVNT;
+    }
+    if (parsed->peer >= 0) {
+        snprintf(why, why_len,
+                 ":peer= applies to portable metrics; for a variable, :elem=<index> takes one element");
+        return PAPI_EINVAL;
     }
     if (is_event_name(parsed->base)) return lookup_event(parsed, canonical, why, why_len);
     return lookup_pvar(parsed, canonical, why, why_len);

@@ -150,8 +150,12 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
     }
     if (s->count < 1) s->count = 1;
     if (e->parsed.elem >= s->count) {
-        snprintf(why, why_len, "%s has %d elements; :elem=%d is out of range", e->info.name, s->count,
-                 e->parsed.elem);
+        if (e->parsed.peer >= 0)
+            snprintf(why, why_len, "%s: MPI_COMM_WORLD has %d ranks (0 to %d); :peer=%d is out of range",
+                     e->parsed.base, s->count, s->count - 1, e->parsed.peer);
+        else
+            snprintf(why, why_len, "%s has %d elements; :elem=%d is out of range", e->info.name, s->count,
+                     e->parsed.elem);
         s->handle = NULL;
         return PAPI_EINVAL;
     }

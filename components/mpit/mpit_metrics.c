@@ -7,19 +7,24 @@
 
 #define EV(n)                                                                                                \
     {                                                                                                        \
-        MPIT_SOURCE_EVENT, n, 1, NULL, NULL                                                                  \
+        MPIT_SOURCE_EVENT, n, 1, NULL, NULL, 0                                                               \
     }
 #define PV(n)                                                                                                \
     {                                                                                                        \
-        MPIT_SOURCE_PVAR, n, 1, NULL, NULL                                                                   \
+        MPIT_SOURCE_PVAR, n, 1, NULL, NULL, 0                                                                \
     }
 #define PVS(n, s)                                                                                            \
     {                                                                                                        \
-        MPIT_SOURCE_PVAR, n, s, NULL, NULL                                                                   \
+        MPIT_SOURCE_PVAR, n, s, NULL, NULL, 0                                                                \
     }
 #define MENDED(w, l, n)                                                                                      \
     {                                                                                                        \
-        MPIT_SOURCE_PVAR, w, 1, l, n                                                                         \
+        MPIT_SOURCE_PVAR, w, 1, l, n, 0                                                                      \
+    }
+/* Open MPI's monitoring: one element per rank of MPI_COMM_WORLD */
+#define PEER(n)                                                                                              \
+    {                                                                                                        \
+        MPIT_SOURCE_PVAR, n, 1, NULL, NULL, 1                                                                \
     }
 #define SPC(x) "runtime_spc_OMPI_SPC_" x
 
@@ -29,6 +34,23 @@ static const char needs_spc_or_events[] =
 static const char needs_spc[] =
     "needs Open MPI built with --enable-spc and the counter attached (OMPI_MCA_mpi_spc_attach, or the "
     "event added before MPI_Init)";
+/* Open MPI 4.1 removes the pml monitoring variables from MPI_T in MPI_Init
+ * (the PML that is not selected is unloaded with its variables, though it
+ * keeps counting; open-mpi/ompi#9260, fixed for 5.0 by #5759) */
+#define MONITORING_PML                                                                                       \
+    "Open MPI 5.0 or later with its monitoring on (pml_monitoring_enable=2 before MPI_Init and the "         \
+    "monitoring PML admitted: --mca pml ob1,monitoring, not ob1 alone; the component sees to both when "     \
+    "the event is added before MPI_Init; Open MPI 4.1 hides these variables after MPI_Init: "                \
+    "open-mpi/ompi#9260)"
+#define MONITORING_ANY                                                                                       \
+    "Open MPI with its monitoring on (pml_monitoring_enable=2 before MPI_Init and the monitoring PML "       \
+    "admitted: --mca pml ob1,monitoring, not ob1 alone; the component sees to both when the event is "       \
+    "added before MPI_Init)"
+static const char needs_spc_or_monitoring[] =
+    "needs " MONITORING_PML ", or Open MPI built with --enable-spc and the counter attached "
+    "(OMPI_MCA_mpi_spc_attach, or the event added before MPI_Init)";
+static const char needs_monitoring_pml[] = "needs " MONITORING_PML;
+static const char needs_monitoring[] = "needs " MONITORING_ANY;
 static const char needs_events[] =
     "needs MPICH built with --enable-mpit-events=yes (MPI_T queue events; no Open MPI release raises them)";
 static const char needs_spc_events_or_recvq[] =
@@ -129,12 +151,52 @@ const mpit_metric_t mpit_metrics[] = {
      {PV("posted_recvq_match_attempts")},
      "needs MPICH built with --enable-mpit-pvars=recvq",
      NULL},
+    /* Monitoring first where it is on: it counts each call under the call's
+     * own tag (user: >= 0) and per peer.  The SPC files a send that does not
+     * go out inline under the tag the request object had before (seen on
+     * 5.0.9: a 400-byte MPI_Bcast counted as user bytes), so it is second */
     {"BYTES_SENT",
      "Bytes sent by user point-to-point messages",
      "bytes",
      MPIT_READ_DELTA,
-     {PV(SPC("BYTES_SENT_USER"))},
-     needs_spc,
+     {PEER("pml_monitoring_messages_size"), PV(SPC("BYTES_SENT_USER"))},
+     needs_spc_or_monitoring,
+     NULL},
+    {"MSGS_SENT",
+     "Messages sent by user point-to-point calls (zero-byte ones included)",
+     "messages",
+     MPIT_READ_DELTA,
+     {PEER("pml_monitoring_messages_count")},
+     needs_monitoring_pml,
+     NULL},
+    {"COLL_BYTES_SENT",
+     "Bytes collective operations send, as each call states them (a root's gather and reduce count as "
+     "sent; not what the algorithm moves)",
+     "bytes",
+     MPIT_READ_DELTA,
+     {PEER("coll_monitoring_messages_size")},
+     needs_monitoring,
+     NULL},
+    {"COLL_MSGS_SENT",
+     "Messages collective operations send, as each call states them",
+     "messages",
+     MPIT_READ_DELTA,
+     {PEER("coll_monitoring_messages_count")},
+     needs_monitoring,
+     NULL},
+    {"RMA_BYTES_SENT",
+     "Bytes one-sided operations write to other processes (puts and accumulates)",
+     "bytes",
+     MPIT_READ_DELTA,
+     {PEER("osc_monitoring_messages_sent_size")},
+     needs_monitoring,
+     NULL},
+    {"RMA_BYTES_RECEIVED",
+     "Bytes one-sided operations read from other processes (gets)",
+     "bytes",
+     MPIT_READ_DELTA,
+     {PEER("osc_monitoring_messages_recv_size")},
+     needs_monitoring,
      NULL},
     {"BYTES_RECEIVED",
      "Bytes received by user point-to-point messages",

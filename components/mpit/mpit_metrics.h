@@ -26,6 +26,7 @@ typedef struct mpit_metric_source {
      * the true queue length `length`.  Read as the larger of the watermark
      * plus (length - level) and the length itself. */
     const char *level, *length;
+    int per_peer; /* an array with one element per rank of MPI_COMM_WORLD: :peer=N reads one */
 } mpit_metric_source_t;
 
 typedef struct mpit_metric {

@@ -46,7 +46,7 @@ static int parse_index(const char *v, int *out)
 
 static int parse_qualifier(char *key, char *value, mpit_name_t *out, unsigned *seen, char *why, int why_len)
 {
-    enum { K_COMM = 1, K_ELEM = 2, K_CLASS = 4, K_AGG = 8 };
+    enum { K_COMM = 1, K_ELEM = 2, K_CLASS = 4, K_AGG = 8, K_PEER = 16 };
     unsigned bit;
     if (strcmp(key, "comm") == 0) {
         bit = K_COMM;
@@ -59,6 +59,9 @@ static int parse_qualifier(char *key, char *value, mpit_name_t *out, unsigned *s
     } else if (strcmp(key, "elem") == 0) {
         bit = K_ELEM;
         if (parse_index(value, &out->elem)) goto bad_value;
+    } else if (strcmp(key, "peer") == 0) {
+        bit = K_PEER;
+        if (parse_index(value, &out->peer)) goto bad_value;
     } else if (strcmp(key, "class") == 0) {
         bit = K_CLASS;
         if ((out->cls = mpit_class_from_name(value)) < 0) goto bad_value;
@@ -68,7 +71,7 @@ static int parse_qualifier(char *key, char *value, mpit_name_t *out, unsigned *s
         if (strlen(value) >= sizeof out->agg_elem) goto bad_value;
         strcpy(out->agg_elem, value);
     } else {
-        snprintf(why, why_len, "unknown qualifier ':%s' (known: comm, elem, class, sum, max)", key);
+        snprintf(why, why_len, "unknown qualifier ':%s' (known: comm, elem, peer, class, sum, max)", key);
         return MPIT_NAME_UNKNOWN_KEY;
     }
     if (*seen & bit) {
@@ -89,6 +92,7 @@ int mpit_name_parse(const char *text, mpit_name_t *out, char *why, int why_len)
     memset(out, 0, sizeof *out);
     out->comm = MPIT_COMM_WORLD;
     out->elem = -1;
+    out->peer = -1;
     out->cls = -1;
     why[0] = '\0';
     if (!text || strlen(text) >= sizeof buf) {
@@ -126,6 +130,7 @@ void mpit_name_format(const mpit_name_t *n, char *buf, int len)
         used += snprintf(buf + used, len - used, ":class=%s", mpit_class_name(n->cls));
     if (n->comm == MPIT_COMM_SELF && used < len) used += snprintf(buf + used, len - used, ":comm=self");
     if (n->elem >= 0 && used < len) used += snprintf(buf + used, len - used, ":elem=%d", n->elem);
+    if (n->peer >= 0 && used < len) used += snprintf(buf + used, len - used, ":peer=%d", n->peer);
     if (n->agg != MPIT_AGG_NONE && used < len)
         snprintf(buf + used, len - used, ":%s=%s", n->agg == MPIT_AGG_SUM ? "sum" : "max", n->agg_elem);
 }

@@ -21,6 +21,7 @@ typedef struct mpit_name {
     char base[MPIT_MAX_NAME];
     int comm;                         /* enum mpit_comm; world unless :comm=self */
     int elem;                         /* -1: all elements summed */
+    int peer;                         /* portable metrics: a rank of MPI_COMM_WORLD, -1: all */
     int cls;                          /* enum mpit_class, -1: not given */
     int agg;                          /* enum mpit_agg for event counters */
     char agg_elem[MPIT_AGG_ELEM_LEN]; /* element the aggregate applies to */

@@ -50,6 +50,22 @@ static const mpit_pvar_override_t overrides[] = {
     {"runtime_spc_OMPI_SPC_UNEXPECTED", MPIT_CLASS_COUNTER, "messages", NULL},
     {"runtime_spc_OMPI_SPC_OUT_OF_SEQUENCE", MPIT_CLASS_COUNTER, "messages", NULL},
     {"runtime_spc_OMPI_SPC_*", MPIT_CLASS_COUNTER, "calls", NULL},
+    /* Open MPI's monitoring registers its per-peer totals since MPI_Init as
+     * class SIZE: they only grow, so they are counters */
+    {"pml_monitoring_messages_count", MPIT_CLASS_COUNTER, "messages",
+     "One element per rank of MPI_COMM_WORLD; counted only with pml_monitoring_enable set before MPI_Init."},
+    {"pml_monitoring_messages_size", MPIT_CLASS_COUNTER, "bytes",
+     "One element per rank of MPI_COMM_WORLD; counted only with pml_monitoring_enable set before MPI_Init."},
+    {"osc_monitoring_messages_*_count", MPIT_CLASS_COUNTER, "operations",
+     "One element per rank of MPI_COMM_WORLD."},
+    {"osc_monitoring_messages_*_size", MPIT_CLASS_COUNTER, "bytes",
+     "One element per rank of MPI_COMM_WORLD."},
+    {"coll_monitoring_messages_count", MPIT_CLASS_COUNTER, "messages",
+     "One element per rank of MPI_COMM_WORLD; the volume each collective call states, not what its "
+     "algorithm sends."},
+    {"coll_monitoring_messages_size", MPIT_CLASS_COUNTER, "bytes",
+     "One element per rank of MPI_COMM_WORLD; the volume each collective call states, not what its "
+     "algorithm sends."},
 };
 
 const mpit_pvar_override_t *mpit_pvar_override(const char *name)

@@ -18,6 +18,10 @@ int backend_map_dtype(MPI_Datatype t);
 /* Variables the MPI collects only when told before MPI_Init (Open MPI SPCs). */
 void backend_pvar_request(const char *name);
 int backend_pvar_collecting(const char *name);
+/* Open MPI's monitoring variables (monitoring.c): enabled before MPI_Init
+ * when asked for; never stopped once started. */
+int backend_is_monitoring(const char *name);
+void backend_monitoring_request(const char *name);
 /* 1 (with why) when the variable belongs to an MPI component that is not in
  * use, whose variables the MPI cannot read safely. */
 int backend_pvar_unavailable(const char *name, char *why, size_t why_len);

@@ -26,6 +26,7 @@ struct mpit_handle {
     struct mpit_handle *next_h; /* the session's handles */
     MPI_T_pvar_handle handle;
     mpit_session_t *owner;
+    int never_stop; /* stopping it would stop more than itself (monitoring.c) */
 };
 
 static int mpit_initialized;
@@ -210,6 +211,13 @@ static void session_free(mpit_session_t *s)
     free(s);
 }
 
+/* Before MPI_Init: what a name needs the MPI to collect from MPI_Init on. */
+static void pvar_request(const char *name)
+{
+    backend_pvar_request(name);
+    backend_monitoring_request(name);
+}
+
 static int handle_alloc(mpit_session_t *s, int index, int comm, mpit_handle_t **out, int *count)
 {
     mpit_pvar_info_t info;
@@ -233,6 +241,7 @@ static int handle_alloc(mpit_session_t *s, int index, int comm, mpit_handle_t **
         return backend_status(err);
     }
     h->owner = s;
+    h->never_stop = backend_is_monitoring(info.name);
     h->next_h = s->handles;
     s->handles = h;
     *out = h;
@@ -249,6 +258,7 @@ static int handle_start(mpit_handle_t *h)
 static int handle_stop(mpit_handle_t *h)
 {
     if (!h->owner->alive) return MPIT_ERR_GONE;
+    if (h->never_stop) return MPIT_OK;
     int err = PMPI_T_pvar_stop(h->owner->session, h->handle);
     return err == MPI_T_ERR_PVAR_NO_STARTSTOP ? MPIT_OK : backend_status(err);
 }
@@ -328,7 +338,7 @@ static mpit_backend_t backend = {
     .pvar_num = pvar_num,
     .pvar_info = pvar_info,
     .pvar_index = pvar_index,
-    .pvar_request = backend_pvar_request,
+    .pvar_request = pvar_request,
     .pvar_collecting = backend_pvar_collecting,
     .pvar_unavailable = backend_pvar_unavailable,
     .session_create = session_create,

@@ -49,6 +49,8 @@ int main(void)
     EXPECT(parse("pml_ob1_unexpected_msgq_length", &n) == MPIT_NAME_OK);
     EXPECT(strcmp(n.base, "pml_ob1_unexpected_msgq_length") == 0);
     EXPECT(n.comm == MPIT_COMM_WORLD && n.elem == -1 && n.cls == -1 && n.agg == MPIT_AGG_NONE);
+    EXPECT(n.peer == -1);
+    EXPECT(parse("BYTES_SENT:peer=3", &n) == MPIT_NAME_OK && n.peer == 3 && n.elem == -1);
 
     EXPECT(parse("x:comm=self:elem=3", &n) == MPIT_NAME_OK);
     EXPECT(n.comm == MPIT_COMM_SELF && n.elem == 3);
@@ -72,6 +74,9 @@ int main(void)
     EXPECT(parse("x:elem=99999999999", &n) == MPIT_NAME_BAD_VALUE);
     EXPECT(parse("x:class=bogus", &n) == MPIT_NAME_BAD_VALUE);
     EXPECT(parse("x:elem=1:elem=2", &n) == MPIT_NAME_DUPLICATE_KEY);
+    EXPECT(parse("X:peer=1:peer=2", &n) == MPIT_NAME_DUPLICATE_KEY);
+    EXPECT(parse("X:peer=-1", &n) == MPIT_NAME_BAD_VALUE);
+    EXPECT(parse("X:peer=one", &n) == MPIT_NAME_BAD_VALUE);
     EXPECT(parse("x:sum=a:max=b", &n) == MPIT_NAME_DUPLICATE_KEY);
     char big[2000];
     memset(big, 'a', sizeof big - 1);
@@ -85,6 +90,7 @@ int main(void)
     canonical("x:elem=2:comm=self", "x:comm=self:elem=2");
     canonical("x:comm=SELF:class=counter", "x:class=counter:comm=self");
     canonical("event.e:max=len", "event.e:max=len");
+    canonical("BYTES_SENT:peer=07", "BYTES_SENT:peer=7");
 
     /* no canonical name may end in a segment starting with a digit (HPCToolkit thresholds) */
     canonical("x:elem=0", "x:elem=0");
