@@ -193,6 +193,32 @@ int main(int argc, char **argv)
         free(req);
         free(buf);
     }
+    /* the whole vectors (papi_mpit.h), as the report tool reads them */
+    {
+        static const int kinds[NUM_METRICS] = {PAPI_MPIT_PEERS_BYTES, PAPI_MPIT_PEERS_MSGS,
+                                               PAPI_MPIT_PEERS_COLL_BYTES, PAPI_MPIT_PEERS_COLL_MSGS};
+        long long vals[64];
+        char *buf;
+        int n, ints[BCAST_INTS] = {0};
+        MPI_Request *req = peers_post(rank, size, &buf, &n);
+        MPI_Barrier(MPI_COMM_WORLD); /* a collective: before the start */
+        CHECK_PAPI(papi_mpit_peers_start());
+        peers_send(rank, size, req, n);
+        MPI_Bcast(ints, BCAST_INTS, MPI_INT, 0, MPI_COMM_WORLD);
+        for (int m = 0; m < NUM_METRICS; m++) {
+            int avail = m == BYTES ? v5 : want[m];
+            int count = papi_mpit_peers_count(kinds[m]);
+            CHECK(avail ? count == size : count == PAPI_ENOEVNT, "%s by peer: count %d", metrics[m], count);
+            if (!avail) continue;
+            CHECK_PAPI(papi_mpit_peers_read(kinds[m], vals, size));
+            for (int p = 0; p < size; p++)
+                CHECK(vals[p] == expected(m, rank, p, size), "%s by peer: %lld to %d, expected %lld",
+                      metrics[m], vals[p], p, expected(m, rank, p, size));
+        }
+        CHECK_PAPI(papi_mpit_peers_stop());
+        free(req);
+        free(buf);
+    }
     int rc = check_finish(MONITORING_BY_MCA ? "monitoring_mca" : "monitoring");
     MPI_Finalize();
     return rc;

@@ -56,6 +56,27 @@ int papi_mpit_senders_start(void);
 int papi_mpit_senders_read(long long *counts, int max, long long *other, int *kind);
 int papi_mpit_senders_stop(void);
 
+/* ---- traffic by peer (Open MPI's monitoring): counts since start, one
+ * element per rank of MPI_COMM_WORLD (the receiver of what was sent) */
+enum papi_mpit_peers_kind {
+    PAPI_MPIT_PEERS_MSGS,               /* user point-to-point messages sent */
+    PAPI_MPIT_PEERS_BYTES,              /* their bytes */
+    PAPI_MPIT_PEERS_COLL_MSGS,          /* collective messages, as each call states them */
+    PAPI_MPIT_PEERS_COLL_BYTES,         /* and bytes */
+    PAPI_MPIT_PEERS_RMA_BYTES_SENT,     /* one-sided puts and accumulates */
+    PAPI_MPIT_PEERS_RMA_BYTES_RECEIVED, /* one-sided gets */
+    PAPI_MPIT_PEERS_KINDS
+};
+/* PAPI_OK when at least one kind can be read; PAPI_ENOEVNT (the reason
+ * printed once, papi_mpit_why("peers")) when none. */
+int papi_mpit_peers_start(void);
+/* The number of peers of a kind (the size of MPI_COMM_WORLD), or
+ * PAPI_ENOEVNT when the running MPI does not give that kind. */
+int papi_mpit_peers_count(int kind);
+/* Fills values[0 .. max-1] with the counts since start to each peer. */
+int papi_mpit_peers_read(int kind, long long *values, int max);
+int papi_mpit_peers_stop(void);
+
 /* ---- 2. reasons */
 /* 1 and the last reason the component gave for subject (an event name, with
  * or without "mpit:::"; or "senders", "events"), else 0. */
