@@ -20,6 +20,7 @@ static void source_of(const char *descr, char *out, size_t len)
     } kinds[] = {
         {"here from the MPI_T variable ", ""},
         {"here from the MPI_T event counter ", "event counter "},
+        {"here from the MPI_T watermark ", ""},
     };
     snprintf(out, len, "?");
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
@@ -27,11 +28,13 @@ static void source_of(const char *descr, char *out, size_t len)
         if (!p) continue;
         p += strlen(kinds[k].marker);
         size_t n = strcspn(p, ",)");
+        const char *mended =
+            strstr(p, ", which sees every peak, mended by ") ? " (mended by ob1's lengths)" : "";
         if (strncmp(p, SPC_PREFIX, strlen(SPC_PREFIX)) == 0) { /* shorter in a table */
             p += strlen(SPC_PREFIX);
             n -= strlen(SPC_PREFIX);
-            snprintf(out, len, "SPC %.*s%s", (int)n, p,
-                     strstr(p, "seen when read") ? " (max seen when read)" : "");
+            snprintf(out, len, "SPC %.*s%s%s", (int)n, p,
+                     strstr(p, "seen when read") ? " (max seen when read)" : "", mended);
         } else {
             snprintf(out, len, "%s%.*s%s", kinds[k].label, (int)n, p,
                      strstr(p, "seen when read") ? " (max seen when read)" : "");

@@ -2,7 +2,7 @@
 # The README's table of portable metrics by MPI flavor: which MPI variable or
 # event counter provides each metric of components/mpit/mpit_metrics.c on
 # each flavor, as the component itself says on a 1-rank run (Open MPI's SPCs
-# attached).  The table lies between two marker lines of README.md.
+# attached and its monitoring on).  The table lies between two marker lines of README.md.
 #   scripts/metric-table.sh column FLAVOR   # this flavor's column: "METRIC<TAB>source", from a run
 #   scripts/metric-table.sh readme FLAVOR   # the same column, as README.md has it
 #   scripts/metric-table.sh write           # rewrites README's table from a run on every installed flavor
@@ -27,7 +27,9 @@ column() { # column FLAVOR: runs the lister with that flavor's MPI
   dir=$(mktemp -d)
   $MPICC -Wall -Wextra -I"$PAPI_INC" -I"$top/components/mpit" "$top/ctests/metric_sources.c" \
     -L"$PAPI_LIB" -lpapi -Wl,-rpath,"$PAPI_LIB" -o "$dir/metric_sources" || return 1
-  (cd "$dir" && OMPI_MCA_mpi_spc_attach=all PAPI_MPIT_QUIET=1 timeout 120 $MPIRUN $MPIRUN_OPTS -np 1 ./metric_sources) \
+  # Open MPI's SPCs attached and its monitoring on (the monitoring PML admitted)
+  (cd "$dir" && OMPI_MCA_mpi_spc_attach=all OMPI_MCA_pml_monitoring_enable=2 PAPI_MPIT_QUIET=1 \
+     timeout 120 $MPIRUN ${MPIRUN_OPTS/--mca pml ob1/--mca pml ob1,monitoring} -np 1 ./metric_sources) \
     | grep -P '^[A-Z_]+\t'
   local rc=${PIPESTATUS[0]}
   rm -rf "$dir"
