@@ -54,6 +54,7 @@
 #include "report.h"
 #include "report_collect.h"
 #include "report_log.h"
+#include "report_records.h"
 #include "report_sample.h"
 
 #define PFX      "papi-mpit-report: "
@@ -759,6 +760,22 @@ static void deserialize(report_job_t *job, int rank, char *rec)
     }
 }
 
+/* Every rank's record, in rank order, from the collected sequence. */
+static void deserialize_all(report_job_t *job, const char *all, size_t total)
+{
+    records_buf_t prev = {0}, cur = {0};
+    size_t pos = 0;
+    for (int r = 0; r < job->nprocs && records_get(all, total, &pos, r ? &prev : NULL, &cur) == 0; r++) {
+        char *rec = strdup(cur.s); /* deserialize cuts it up; cur is the next one's reference */
+        if (rec) deserialize(job, r, rec);
+        free(rec);
+        records_buf_t t = prev;
+        prev = cur, cur = t;
+    }
+    records_free(&prev);
+    records_free(&cur);
+}
+
 static void read_command(char *buf, size_t len)
 {
     FILE *f = fopen("/proc/self/cmdline", "r");
@@ -863,23 +880,17 @@ static void report_finish(void)
     senders_end();
 
     /* Everything below is collective: every rank takes part, whatever failed. */
-    int len = 0, *lens = NULL, *displs = NULL;
+    int len = 0;
+    size_t total = 0;
     char *mine = serialize(elapsed, &len);
     if (!mine) len = 0;
     selfcheck_begin();
-    char *all = collect_gather(mine ? mine : "", len, &lens, &displs);
+    char *all = collect_gather(mine ? mine : "", len, &total);
     report_job_t *job = NULL;
     if (my_rank == 0 && all && (job = calloc(1, sizeof *job))) {
         report_job_init(job, nprocs);
         job->samples_min = -1; /* until a rank says */
-        for (int r = 0; r < nprocs; r++) {
-            char *rec = malloc((size_t)lens[r] + 1);
-            if (!rec) continue;
-            memcpy(rec, all + displs[r], (size_t)lens[r]);
-            rec[lens[r]] = '\0';
-            deserialize(job, r, rec);
-            free(rec);
-        }
+        deserialize_all(job, all, total);
         read_library_version(job);
         int v = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
         if (v > 0)
@@ -889,6 +900,7 @@ static void report_finish(void)
             job->tool_cost_measured = 1;
             job->tool_startup_s = t_startup;
             job->tool_collect_s = collect_seconds();
+            job->tool_collect_bytes = (double)total;
         }
         report_output(job);
         report_job_free(job);
@@ -899,8 +911,6 @@ static void report_finish(void)
     collect_close();
     free(mine);
     free(all);
-    free(lens);
-    free(displs);
     free(senders_counts);
     senders_counts = NULL;
 }
