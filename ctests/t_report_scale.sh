@@ -10,6 +10,9 @@
 # - report_flood -k 1 (rank r's unexpected queue peaks at r + 1, held until
 #   sampled): UNEXPECTED_QUEUE_MAX is exactly r + 1 on every rank r, so
 #   every record arrived and sits at its own rank.
+# - Ranks whose records differ (MPMD: other events on ranks 2 to 4, so
+#   that their templates differ from rank 0's): every rank's values and
+#   skips land where they belong.
 # flavors: openmpi
 # timeout: 900
 set -u
@@ -55,6 +58,21 @@ print("%d ranks, %d wrong: %s" % (len(v), len(bad), bad[:5]))' flood/report.json
 [ $rc = 0 ] && [ "$got" = "$NP ranks, 0 wrong: []" ] \
   && ok "flood: UNEXPECTED_QUEUE_MAX of rank r is r + 1 on all $NP ranks" \
   || { fail "flood (exit $rc): $got"; tail -20 flood.err; }
+
+# ranks 0-1: the defaults; 2: TASK-CLOCK only; 3-4: TASK-CLOCK and UNEXPECTED_QUEUE_MAX
+run -np 2 "$wrap" -q -o mixed ./report_flood -k 1 : -np 1 "$wrap" -q -o mixed -e perf::TASK-CLOCK ./report_flood -k 1 \
+  : -np 2 "$wrap" -q -o mixed -e perf::TASK-CLOCK,mpit:::UNEXPECTED_QUEUE_MAX ./report_flood -k 1 >mixed.out 2>mixed.err
+rc=$?
+got=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+v = {e["name"]: e["values"] for e in r["events"]}
+k = {s["name"]: s["ranks"] for s in r["skipped"]}
+print(v["mpit:::UNEXPECTED_QUEUE_MAX"], [x is not None for x in v["perf::TASK-CLOCK"]], v["mpit:::POSTED_QUEUE_MAX"],
+      k.get("mpit:::BYTES_SENT"))' mixed/report.json 2>&1)
+want="[1, 2, None, 4, 5] [True, True, True, True, True] [0, 0, None, None, None] 2"
+[ $rc = 0 ] && [ "$got" = "$want" ] && ! grep -q malformed mixed.err \
+  && ok "ranks with other events: each rank's values and skips in place" \
+  || { fail "mixed (exit $rc): '$got', expected '$want'"; tail -20 mixed.err; }
 
 [ $fails -eq 0 ] && echo "PASS t_report_scale ($FLAVOR)" || echo "$fails check(s) failed"
 [ $fails -eq 0 ]

@@ -57,7 +57,7 @@
 #define TAG_DONE     5 /* parent to child: collected, go on to MPI_Finalize */
 #define MAX_CHILDREN 32
 #define CHUNK        4096 /* words per go: bounds the receives posted at once */
-#define LEN_BYTES    8    /* a subtree's size, sent first */
+#define HEAD_BYTES   16   /* sent first: the subtree's size, its reference's hash */
 
 static MPI_Comm comm = MPI_COMM_NULL;
 static int rank, size, parent = -1, nchildren, children[MAX_CHILDREN];
@@ -147,11 +147,11 @@ static void send_words(const unsigned char *p, size_t len, size_t first, size_t 
 }
 
 /* n words from child into out[0 .. len-1] from word first on: receives
- * posted, then the go */
-static void recv_words(int child, unsigned char *out, size_t len, size_t first, int n)
+ * posted, then the go (its tag go_tag) */
+static void recv_words(int child, unsigned char *out, size_t len, size_t first, int n, int go_tag)
 {
     for (int k = 0; k < n; k++) PMPI_Irecv(NULL, 0, MPI_BYTE, child, MPI_ANY_TAG, comm, &reqs[k]);
-    PMPI_Send(NULL, 0, MPI_BYTE, child, TAG_GO, comm);
+    PMPI_Send(NULL, 0, MPI_BYTE, child, go_tag, comm);
     PMPI_Waitall(n, reqs, statuses);
     for (int k = 0; k < n; k++)
         for (int b = 0; b < word_bytes; b++) {
@@ -160,35 +160,47 @@ static void recv_words(int child, unsigned char *out, size_t len, size_t first, 
         }
 }
 
-/* to the parent: the size, then the bytes, a chunk per go (go posted by the
- * caller before "stopped" left) */
-static void send_subtree(const char *s, size_t len, MPI_Request go)
+static void put_u64(unsigned char *p, unsigned long long v)
 {
-    unsigned char size_bytes[LEN_BYTES];
-    for (int b = 0; b < LEN_BYTES; b++) size_bytes[b] = (unsigned char)(len >> (8 * (LEN_BYTES - 1 - b)));
+    for (int b = 0; b < 8; b++) p[b] = (unsigned char)(v >> (8 * (7 - b)));
+}
+
+static unsigned long long get_u64(const unsigned char *p)
+{
+    unsigned long long v = 0;
+    for (int b = 0; b < 8; b++) v = (v << 8) | p[b];
+    return v;
+}
+
+/* to the parent, whose first go has come: the size and the hash of what
+ * the first record is written against (0: nothing), then the bytes, a chunk
+ * per go */
+static void send_subtree(const char *s, size_t len, unsigned long long ref_hash)
+{
+    unsigned char head[HEAD_BYTES];
+    put_u64(head, len);
+    put_u64(head + 8, ref_hash);
     size_t nwords = words_of(len);
-    for (size_t w = 0, chunk = 0;; chunk++) {
-        int last = chunk > 0 ? w + CHUNK >= nwords : nwords == 0;
+    MPI_Request go = MPI_REQUEST_NULL;
+    if (nwords) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_GO, comm, &go);
+    send_words(head, HEAD_BYTES, 0, words_of(HEAD_BYTES));
+    for (size_t w = 0; w < nwords;) {
+        size_t n = nwords - w < CHUNK ? nwords - w : CHUNK;
         PMPI_Wait(&go, MPI_STATUS_IGNORE);
-        if (!last) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_GO, comm, &go);
-        if (chunk == 0) {
-            send_words(size_bytes, LEN_BYTES, 0, words_of(LEN_BYTES));
-        } else {
-            size_t n = nwords - w < CHUNK ? nwords - w : CHUNK;
-            send_words((const unsigned char *)s, len, w, n);
-            w += n;
-        }
-        if (last) return;
+        if (w + n < nwords) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_GO, comm, &go);
+        send_words((const unsigned char *)s, len, w, n);
+        w += n;
     }
 }
 
-/* from a child: its subtree's records into *buf (replaced) */
-static void recv_subtree(int child, records_buf_t *buf)
+/* from a child: its subtree's records into *buf (replaced), and the hash of
+ * what their first is written against; the first go's tag tells the child
+ * first_go (our template's hash) */
+static unsigned long long recv_subtree(int child, records_buf_t *buf, int first_go)
 {
-    unsigned char size_bytes[LEN_BYTES];
-    recv_words(child, size_bytes, LEN_BYTES, 0, (int)words_of(LEN_BYTES));
-    size_t len = 0;
-    for (int b = 0; b < LEN_BYTES; b++) len = (len << 8) | size_bytes[b];
+    unsigned char head[HEAD_BYTES];
+    recv_words(child, head, HEAD_BYTES, 0, (int)words_of(HEAD_BYTES), first_go);
+    size_t len = (size_t)get_u64(head);
     char *s = realloc(buf->s, len + 1);
     if (!s) abort(); /* the child is waiting: no way to tell it */
     buf->s = s;
@@ -196,8 +208,9 @@ static void recv_subtree(int child, records_buf_t *buf)
     buf->len = len;
     size_t nwords = words_of(len);
     for (size_t w = 0; w < nwords; w += CHUNK)
-        recv_words(child, (unsigned char *)s, len, w, (int)(nwords - w < CHUNK ? nwords - w : CHUNK));
+        recv_words(child, (unsigned char *)s, len, w, (int)(nwords - w < CHUNK ? nwords - w : CHUNK), TAG_GO);
     s[len] = '\0';
+    return get_u64(head + 8);
 }
 
 char *collect_gather(const char *mine, int len, size_t *total)
@@ -208,22 +221,32 @@ char *collect_gather(const char *mine, int len, size_t *total)
         return NULL;
     }
     MPI_Request go = MPI_REQUEST_NULL, done = MPI_REQUEST_NULL;
-    /* posted before "stopped" leaves: the parent answers only after it */
+    /* posted before "stopped" leaves: the parent answers only after it.  The
+     * first go takes any tag: it says the parent's template (below). */
     if (parent >= 0) {
-        PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_GO, comm, &go);
+        PMPI_Irecv(NULL, 0, MPI_BYTE, parent, MPI_ANY_TAG, comm, &go);
         PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_DONE, comm, &done);
     }
     PMPI_Waitall(nchildren, stopped_req, statuses);
     double t0 = PMPI_Wtime(); /* on rank 0: every rank has stopped counting */
     if (parent >= 0) PMPI_Send(NULL, 0, MPI_BYTE, parent, TAG_STOPPED, comm);
 
-    records_buf_t out = {0}, last = {0}, child = {0};
+    /* Our record, then our children's subtrees.  A record is written
+     * against its template when the receiver has the same (its first go's
+     * tag is the template's hash, where tags have 24 bits, and the hash
+     * travels whole with the size): values only, instead of every name and
+     * reason again on every edge of the tree. */
+    records_buf_t out = {0}, last = {0}, child = {0}, templ = {0};
     size_t pos = 0;
     records_put(&out, NULL, mine, (size_t)(len > 0 ? len : 0));
     records_get(out.s, out.len, &pos, NULL, &last);
+    records_template(last.s, last.len, &templ);
+    unsigned long long hash = records_hash(&templ);
+    int go_tag = word_bytes == 3 ? (int)(hash & 0xffffff) : TAG_GO;
     for (int c = 0; c < nchildren; c++) {
-        recv_subtree(children[c], &child);
-        if (records_join(&out, &last, child.s, child.len) >= 0) continue;
+        unsigned long long ref = recv_subtree(children[c], &child, go_tag);
+        if ((!ref || ref == hash) && records_join(&out, &last, child.s, child.len, ref ? &templ : NULL) >= 0)
+            continue;
         /* malformed: its ranks get empty records, so the others keep their place */
         int low = children[c] & -children[c], n = size - children[c] < low ? size - children[c] : low;
         fprintf(stderr, PFX "rank %d: the records of ranks %d to %d are malformed: left out\n", rank,
@@ -234,11 +257,29 @@ char *collect_gather(const char *mine, int len, size_t *total)
     records_free(&last);
     records_free(&child);
     if (parent >= 0) {
-        send_subtree(out.s, out.len, go);
+        MPI_Status st;
+        PMPI_Wait(&go, &st);
+        unsigned long long ref = 0;
+        if (word_bytes == 3 && st.MPI_TAG == go_tag) { /* our first record against our template */
+            records_buf_t rebased = {0};
+            last = templ; /* records_join's "record before" */
+            templ = (records_buf_t){0};
+            if (records_join(&rebased, &last, out.s, out.len, NULL) >= 0) {
+                records_free(&out);
+                out = rebased;
+                ref = hash;
+            } else {
+                records_free(&rebased);
+            }
+            records_free(&last);
+        }
+        records_free(&templ);
+        send_subtree(out.s, out.len, ref);
         done_req = done;
         records_free(&out);
         return NULL;
     }
+    records_free(&templ);
     gather_s = PMPI_Wtime() - t0;
     *total = out.len;
     return out.s;

@@ -152,11 +152,12 @@ int records_get(const char *seq, size_t len, size_t *pos, const records_buf_t *p
     return rc;
 }
 
-int records_join(records_buf_t *out, records_buf_t *last, const char *seq, size_t len)
+int records_join(records_buf_t *out, records_buf_t *last, const char *seq, size_t len,
+                 const records_buf_t *ref)
 {
     records_buf_t first = {0}, a = {0}, b = {0}, *prev = &a, *cur = &b;
     size_t pos = 0;
-    if (records_get(seq, len, &pos, NULL, &first) != 0) {
+    if (records_get(seq, len, &pos, ref, &first) != 0) {
         records_free(&first);
         return -1;
     }
@@ -186,4 +187,32 @@ int records_join(records_buf_t *out, records_buf_t *last, const char *seq, size_
     records_free(&a);
     records_free(&b);
     return n;
+}
+
+static int numeric(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789+-.e:,", s[i])) return 0;
+    return 1;
+}
+
+void records_template(const char *rec, size_t len, records_buf_t *t)
+{
+    size_t n = 0;
+    line_t *l = split(rec, len, &n);
+    t->len = 0;
+    put(t, "", 0);
+    for (size_t k = 0; k < n; k++) {
+        size_t h = head_len(l[k]);
+        put(t, l[k].s, h && numeric(l[k].s + h, l[k].len - h) ? h : l[k].len);
+        put(t, "\n", 1);
+    }
+    free(l);
+}
+
+unsigned long long records_hash(const records_buf_t *t)
+{
+    unsigned long long h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (size_t i = 0; i < t->len; i++) h = (h ^ (unsigned char)t->s[i]) * 0x100000001b3ULL;
+    return h;
 }

@@ -25,10 +25,19 @@ void records_put(records_buf_t *out, const records_buf_t *prev, const char *rec,
  * the end of seq or on a malformed record. */
 int records_get(const char *seq, size_t len, size_t *pos, const records_buf_t *prev, records_buf_t *cur);
 
-/* Appends the sequence seq[0 .. len-1] (whose first record stands alone) to
- * out, whose last record is *last (empty for none); *last becomes the last
- * record of seq.  Returns the records appended, or -1 if seq is malformed
- * (out is then unchanged). */
-int records_join(records_buf_t *out, records_buf_t *last, const char *seq, size_t len);
+/* Appends the sequence seq[0 .. len-1], whose first record is written
+ * against ref (NULL: it stands alone), to out, whose last record is *last
+ * (empty for none); *last becomes the last record of seq.  Returns the
+ * records appended, or -1 if seq is malformed (out is then unchanged). */
+int records_join(records_buf_t *out, records_buf_t *last, const char *seq, size_t len,
+                 const records_buf_t *ref);
+
+/* A record's template: each line whose last tab-separated field looks like
+ * a number (digits and + - . e : ,) without that field, the others whole.
+ * Ranks that measured the same events with the same outcome on the same
+ * host have the same template, so a record written against its template
+ * is its values only; records_hash tells two templates apart. */
+void records_template(const char *rec, size_t len, records_buf_t *t);
+unsigned long long records_hash(const records_buf_t *t);
 
 #endif

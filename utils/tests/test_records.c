@@ -87,8 +87,8 @@ int main(void)
     records_put(&out, NULL, recs[0], strlen(recs[0]));
     last.s = strdup(recs[0]);
     last.len = last.cap = strlen(recs[0]);
-    EXPECT(records_join(&out, &last, sa.s, sa.len) == 2, "join a");
-    EXPECT(records_join(&out, &last, sb.s, sb.len) == 3, "join b");
+    EXPECT(records_join(&out, &last, sa.s, sa.len, NULL) == 2, "join a");
+    EXPECT(records_join(&out, &last, sb.s, sb.len, NULL) == 3, "join b");
     EXPECT(strcmp(last.s, recs[4]) == 0, "last record [%s]", last.s);
     check_seq(&out, joined, 6, "joined");
     /* joining put record 1 against record 0: its values only, not whole */
@@ -97,10 +97,36 @@ int main(void)
     /* malformed: a run longer than the record before, a "~" with no line
      * before, no end; out is left as it was */
     size_t before = out.len;
-    EXPECT(records_join(&out, &last, "H\n\n=5\n\n", 7) == -1, "too long a run");
-    EXPECT(records_join(&out, &last, "~1\n\n", 4) == -1, "~ without a line before");
-    EXPECT(records_join(&out, &last, "H\tx\n", 4) == -1, "no end");
+    EXPECT(records_join(&out, &last, "H\n\n=5\n\n", 7, NULL) == -1, "too long a run");
+    EXPECT(records_join(&out, &last, "~1\n\n", 4, NULL) == -1, "~ without a line before");
+    EXPECT(records_join(&out, &last, "H\tx\n", 4, NULL) == -1, "no end");
     EXPECT(out.len == before, "out unchanged");
+
+    /* templates: the values gone, the reasons kept; records 0 and 1 share
+     * theirs, record 2 (another host) does not */
+    records_buf_t t0 = {0}, t1 = {0}, t2 = {0}, seq2 = {0};
+    records_template(recs[0], strlen(recs[0]), &t0);
+    records_template(recs[1], strlen(recs[1]), &t1);
+    records_template(recs[2], strlen(recs[2]), &t2);
+    EXPECT(strcmp(t0.s, "H\tnode0\t\nE\tmpit:::UNEXPECTED_QUEUE_MAX\tmessages\ti\t\n"
+                        "S\tmpit:::OOS_MSGS\tnot available on the running Open MPI: needs SPCs\n") == 0,
+           "template [%s]", t0.s);
+    EXPECT(records_hash(&t0) == records_hash(&t1) && records_hash(&t0) != records_hash(&t2), "hashes");
+    /* a sequence whose first record is written against a template: joined
+     * with that template as its reference */
+    records_put(&seq2, &t1, recs[1], strlen(recs[1]));
+    records_put(&seq2, &(records_buf_t){(char *)recs[1], strlen(recs[1]), 0}, recs[2], strlen(recs[2]));
+    EXPECT(strncmp(seq2.s, "~1.5\n~7\n=1\n\n", 12) == 0, "against the template: [%s]", seq2.s);
+    records_buf_t o2 = {0}, l2 = {0};
+    EXPECT(records_join(&o2, &l2, seq2.s, seq2.len, &t0) == 2, "join against a template");
+    int order2[2] = {1, 2};
+    check_seq(&o2, order2, 2, "template join");
+    records_free(&t0);
+    records_free(&t1);
+    records_free(&t2);
+    records_free(&seq2);
+    records_free(&o2);
+    records_free(&l2);
     records_free(&sa);
     records_free(&sb);
     records_free(&out);
