@@ -65,8 +65,9 @@ typedef struct report_job {
     double tool_collect_bytes; /* the records as collected (report_records.h) */
     /* the maxima kept over what reads see (events with sampled set): read
      * every sample_ms by the tool (0: sampling off, so only at start and
-     * end); samples_min: the fewest samples any rank took */
-    double sample_ms;
+     * end); samples_min: the fewest samples any rank took; sample_cpu_s:
+     * the largest CPU time of a rank's sampler thread (its cost) */
+    double sample_ms, sample_cpu_s;
     long samples_min;
     int nevents, cap_events;
     report_event_t *events;

@@ -558,6 +558,7 @@ static void senders_end(void)
 static int sample_codes[MAX_SAMPLED];
 static double sample_ms; /* the period; 0: not sampled */
 static long samples_taken;
+static double sample_cpu_s; /* the sampler thread's CPU time */
 
 static void sampling_begin(void)
 {
@@ -675,7 +676,8 @@ static char *serialize(double elapsed, int *len)
             n += (size_t)snprintf(buf + n, cap - n, "S\t%s\t%s\n", e->name, e->reason);
         }
     }
-    if (sampled) n += (size_t)snprintf(buf + n, cap - n, "Q\t%g\t%ld\n", sample_ms, samples_taken);
+    if (sampled)
+        n += (size_t)snprintf(buf + n, cap - n, "Q\t%g\t%.9f\t%ld\n", sample_ms, sample_cpu_s, samples_taken);
     if (senders_kind) {
         n += (size_t)snprintf(buf + n, cap - n, "M\t%d\t%lld\t%d\t", senders_kind, senders_other,
                               senders_cols);
@@ -745,10 +747,11 @@ static void deserialize(report_job_t *job, int rank, char *rec)
         } else if (nf >= 2 && f[0][0] == 'P') {
             report_event_t *e = report_job_event(job, f[1], "", 0); /* its E line came first */
             if (e) e->sampled = 1;
-        } else if (nf >= 3 && f[0][0] == 'Q') {
-            double ms = strtod(f[1], NULL);
-            long taken = strtol(f[2], NULL, 10);
+        } else if (nf >= 4 && f[0][0] == 'Q') {
+            double ms = strtod(f[1], NULL), cpu = strtod(f[2], NULL);
+            long taken = strtol(f[3], NULL, 10);
             if (ms > job->sample_ms) job->sample_ms = ms;
+            if (cpu > job->sample_cpu_s) job->sample_cpu_s = cpu;
             if (job->samples_min < 0 || taken < job->samples_min) job->samples_min = taken;
         } else if (nf >= 2 && f[0][0] == 'S') {
             report_job_skip(job, f[1], nf >= 3 ? f[2] : "", rank);
@@ -868,7 +871,7 @@ static void report_finish(void)
 {
     state = ST_DONE;
     double elapsed = PMPI_Wtime() - t_start;
-    samples_taken = sample_stop(); /* before the sets it feeds stop */
+    samples_taken = sample_stop(&sample_cpu_s); /* before the sets it feeds stop */
     if (helper_running) {
         stop_sets(1);
         set_phase(PH_STOP);

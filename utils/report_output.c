@@ -415,7 +415,8 @@ static void write_senders_json(FILE *out, const report_job_t *job)
     fputs("]}", out);
 }
 
-/* "sampling": {"period_ms" (0: off), "samples_min", "events", "note"}, or
+/* "sampling": {"period_ms" (0: off), "samples_min", "cpu_s_max" (the
+ * sampler's CPU time on the rank where it was largest), "events", "note"}, or
  * null when no event is a maximum kept over what reads see */
 static void write_sampling_json(FILE *out, const report_job_t *job)
 {
@@ -426,7 +427,8 @@ static void write_sampling_json(FILE *out, const report_job_t *job)
     }
     fputs(",\n  \"sampling\": {\"period_ms\": ", out);
     json_num(out, job->sample_ms);
-    fprintf(out, ", \"samples_min\": %ld, \"events\": [", job->samples_min);
+    fprintf(out, ", \"samples_min\": %ld, \"cpu_s_max\": %.9f, \"events\": [", job->samples_min,
+            job->sample_cpu_s);
     for (int i = 0, k = 0; i < job->nevents; i++)
         if (job->events[i].sampled) {
             if (k++) fputs(", ", out);

@@ -26,8 +26,10 @@ double sample_period_ms(int *bad);
 int sample_start(const int *codes, int n, double period_ms, char *why, size_t len);
 
 /* Stops the thread (its set stopped and destroyed) and joins it; returns
- * the samples taken.  Safe to call when nothing was started. */
-long sample_stop(void);
+ * the samples taken, and in *cpu_s the thread's CPU time from its set
+ * running to the stop (its cost inside the measured window).
+ * Safe to call when nothing was started (0 and 0). */
+long sample_stop(double *cpu_s);
 
 /* Samples taken so far, or -1 when no sampler runs: for the tests, whose
  * program holds a queue at its peak until a sample has seen it (found with

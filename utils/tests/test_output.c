@@ -91,9 +91,12 @@ int main(int argc, char **argv)
     EXPECT(strstr(text, "2.000  (sampled)\n") != NULL, "%s", text);
     free(text);
     text = render(report_write_json, &job);
-    EXPECT(strstr(text, "\"sampling\": {\"period_ms\": 2.5, \"samples_min\": 7, \"events\": "
-                        "[\"mpit:::BYTES_SENT\"],") != NULL,
-           "%s", text);
+    EXPECT(
+        strstr(
+            text,
+            "\"sampling\": {\"period_ms\": 2.5, \"samples_min\": 7, \"cpu_s_max\": 0.000000000, \"events\": "
+            "[\"mpit:::BYTES_SENT\"],") != NULL,
+        "%s", text);
     EXPECT(strstr(text, "\"measured_ranks\": 4, \"sampled\": true,") != NULL, "%s", text);
     free(text);
     job.sample_ms = 0; /* sampling off */
