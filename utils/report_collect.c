@@ -36,9 +36,9 @@
  *   where the tag range has 24 bits, in chunks of at most CHUNK words, each
  *   asked for by a "go" that leaves after its receives are posted.
  * - Release: "done" down the tree once rank 0 has written the report.
- * The receives kept posted during the run are one per child (at most
- * log2(P), on rank 0; fewer than one per rank on average): an MPI whose
- * posted-queue length counts every communicator (MPICH) shows them.
+ * The receives posted when counting starts (two per child, one from the
+ * parent) and kept during the run (one per child: at most log2(P), on rank
+ * 0) show where the posted-queue length counts every communicator (MPICH).
  */
 #include <mpi.h>
 
