@@ -56,6 +56,9 @@ for t in output senders; do
   run_unit report-$t bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_$t.c' \
     '$SRC/utils/report_output.c' -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
 done
+# the record sequences of the collection (written against the record before)
+run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_records.c' \
+  '$SRC/utils/report_records.c' -o '$unitdir/test_report_records' && '$unitdir/test_report_records'"
 # report.html from 2 to 1024 ranks, checked in headless Chromium
 run_unit report-html bash "$SRC/ctests/report_html_scale.sh" "$unitdir/report-html"
 # the report tool's options: README's table is utils/report-options.tsv's and

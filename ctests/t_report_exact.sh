@@ -10,7 +10,9 @@
 # - openmpi-spc and mpich-events: in the early ring (rank r sends r+1
 #   messages to rank r+1 mod 4, which receives after they are queued, plus one
 #   probed token that is always unexpected) UNEXPECTED_MSGS per rank is
-#   exactly 5/2/3/4, in 4 runs.
+#   exactly 5/2/3/4, in 4 runs; at 16 ranks (report_flood -k 3) exactly
+#   3r + 1 on rank r, and the collection tree adds no unexpected message (and
+#   no byte, with SPCs) on any rank (the tool's self-check).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
@@ -69,6 +71,20 @@ if [ "$KIND" = mpich-events ]; then
     && ok "self-check: the collection adds no unexpected message on any rank" \
     || { fail "self-check: $n of 4 collection lines say 0"; grep self-check sc.err; }
 fi
+
+# ---- a deeper collection tree (16 ranks, 4 levels): report_flood -k 3 gives
+# rank r exactly 3r + 1 unexpected messages, and on every rank the
+# collection adds no unexpected message and no byte
+$MPICC -O2 -Wall -Wextra -Werror "$here/report_flood.c" -o report_flood || { echo "FAIL: cannot build report_flood"; exit 1; }
+PAPI_MPIT_REPORT_SELFCHECK=1 run -np 16 "$wrap" -q -o tree -e mpit:::UNEXPECTED_MSGS ./report_flood -k 3 >tree.out 2>tree.err
+rc=$?
+got=$(python3 -c 'import json, sys
+v = {e["name"]: e["values"] for e in json.load(open(sys.argv[1]))["events"]}["mpit:::UNEXPECTED_MSGS"]
+print(sum(x != 3 * r + 1 for r, x in enumerate(v)), len(v))' tree/report.json 2>/dev/null)
+zero=$(grep -c "self-check rank [0-9]* collection: mpit:::UNEXPECTED_MSGS=0\( mpit:::BYTES_SENT=0 mpit:::BYTES_RECEIVED=0\)\?$" tree.err)
+[ $rc = 0 ] && [ "$got" = "0 16" ] && [ "$zero" = 16 ] \
+  && ok "16 ranks: UNEXPECTED_MSGS 3r + 1 on every rank; the collection tree adds nothing on any of them" \
+  || { fail "16 ranks (exit $rc): '$got' wrong of 16, $zero of 16 collection self-checks at 0"; grep self-check tree.err; }
 
 [ $fails -eq 0 ] && echo "PASS t_report_exact ($FLAVOR)" || echo "$fails check(s) failed"
 [ $fails -eq 0 ]

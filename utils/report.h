@@ -27,6 +27,7 @@ typedef struct report_event {
     int min_rank, max_rank;           /* -1 when nranks == 0 */
     double min, max, mean, imbalance; /* imbalance = max/mean, 0 when mean is 0 */
     long double sum;
+    int sampled; /* a maximum kept over what reads see: sampled (report_job_t.sample_ms) */
 } report_event_t;
 
 /* An event some rank could not add. */
@@ -61,6 +62,13 @@ typedef struct report_job {
      * (after every rank stopped counting, until every record is on rank 0) */
     int tool_cost_measured;
     double tool_startup_s, tool_collect_s;
+    double tool_collect_bytes; /* the records as collected (report_records.h) */
+    /* the maxima kept over what reads see (events with sampled set): read
+     * every sample_ms by the tool (0: sampling off, so only at start and
+     * end); samples_min: the fewest samples any rank took; sample_cpu_s:
+     * the largest CPU time of a rank's sampler thread (its cost) */
+    double sample_ms, sample_cpu_s;
+    long samples_min;
     int nevents, cap_events;
     report_event_t *events;
     int nskips, cap_skips;
@@ -115,6 +123,10 @@ int report_overview_group(int nprocs);
 int report_overview_order(const report_job_t *job, int *idx);
 /* 1 when the event is 0 on every rank that measured it (and some did). */
 int report_event_all_zero(const report_event_t *e);
+
+/* What the sampled maxima are, one sentence without a final stop, for every
+ * rendering; 0 (and "") when no event is a sampled maximum. */
+int report_sampling_note(char *buf, size_t len, const report_job_t *job);
 
 /* Formatting shared by the renderings (report_output.c). */
 void report_fmt_num(char *buf, size_t len, double v);                         /* for people */

@@ -8,21 +8,37 @@
  *   but Open MPI 4.1's ob1 files the bytes of a send that does not go out
  *   inline (over 256 bytes, or no sendi in the BTL) under the tag of the
  *   request object's previous use, often a user tag.  So the tool sends only
- *   zero-byte messages: the record travels in their tags.
+ *   zero-byte messages: the records travel in their tags.
  * - Unexpected messages: any message that arrives before its receive is
  *   posted, whatever its tag, counts (MPICH's unexp_message_enqueued event,
  *   Open MPI's SPC UNEXPECTED); and a rank still counting (busy in the
  *   program) can receive the first message of a rank that already finished.
- *   So every receive is posted before its message can be sent: the first
- *   one ("everyone above me has stopped counting", a chain from the last
- *   rank down to rank 0) is posted at start-up, before counting starts, and
- *   stays posted during the run; every later message answers one the
- *   receiver sent after posting its receive.
- * Start-up: MPI_Comm_dup of MPI_COMM_WORLD, the receives posted, a barrier,
- * all before counting starts; then, counting, a zero-byte chain up and down
- * so that no rank returns to the program before every rank counts.  The collection itself is serial through rank 0:
- * about len/3 zero-byte messages per rank (24 bits per tag where the MPI's
- * tag range allows it), small next to a program's run.
+ *   So every receive is posted before its message can be sent: those that
+ *   can reach a rank still counting ("my subtree stopped") are posted at
+ *   start-up, before counting starts, and stay posted during the run; every
+ *   later message answers one the receiver sent after posting its receive.
+ *
+ * The shape is a binomial tree over a private communicator: rank r's parent
+ * is r with its lowest set bit cleared, its children r+1, r+2, r+4, ...
+ * below that bit (rank 0: all powers of two), so each phase takes log2(P)
+ * steps and rank r's subtree is the ranks r .. r+lowbit(r)-1.
+ * - Start-up (not counting yet): MPI_Comm_dup, the receives of "counting"
+ *   and "stopped" from each child and of "everyone counts" from the parent
+ *   posted, a barrier.
+ * - Started (counting): "counting" up the tree, "everyone counts" down, so
+ *   that no rank returns to the program before every rank counts.
+ * - Gather (counting stopped): "stopped" goes up as soon as a rank and its
+ *   children's subtrees have stopped; then each rank takes its children's
+ *   records, smallest subtree first, and passes its subtree's on (its own
+ *   record, then its children's: rank order) when its parent says go.
+ *   Records are written as differences from the record before
+ *   (report_records.c: ~90 bytes a rank instead of 2.7 kB), 3 bytes per tag
+ *   where the tag range has 24 bits, in chunks of at most CHUNK words, each
+ *   asked for by a "go" that leaves after its receives are posted.
+ * - Release: "done" down the tree once rank 0 has written the report.
+ * The receives posted when counting starts (two per child, one from the
+ * parent) and kept during the run (one per child: at most log2(P), on rank
+ * 0) show where the posted-queue length counts every communicator (MPICH).
  */
 #include <mpi.h>
 
@@ -31,21 +47,37 @@
 #include <string.h>
 
 #include "report_collect.h"
+#include "report_records.h"
 
-#define PFX         "papi-mpit-report: "
-#define TAG_STOPPED 1 /* chain down: me and every rank above me stopped counting */
-#define TAG_GO      2 /* rank 0 to rank r: your turn (twice: length, then data) */
-#define TAG_UP      3 /* chain up: me and every rank below me are counting */
-#define TAG_DOWN    4 /* chain down: every rank is counting */
-#define TAG_DONE    5 /* rank 0 to all: collected, go on to MPI_Finalize */
+#define PFX          "papi-mpit-report: "
+#define TAG_STOPPED  1 /* child to parent: my subtree stopped counting */
+#define TAG_GO       2 /* parent to child: send your next chunk */
+#define TAG_UP       3 /* child to parent: my subtree is counting */
+#define TAG_DOWN     4 /* parent to child: every rank is counting */
+#define TAG_DONE     5 /* parent to child: collected, go on to MPI_Finalize */
+#define MAX_CHILDREN 32
+#define CHUNK        4096 /* words per go: bounds the receives posted at once */
+#define HEAD_BYTES   16   /* sent first: the subtree's size, its reference's hash */
 
 static MPI_Comm comm = MPI_COMM_NULL;
-static MPI_Request stopped_req = MPI_REQUEST_NULL, up_req = MPI_REQUEST_NULL, down_req = MPI_REQUEST_NULL,
-                   done_req = MPI_REQUEST_NULL;
-static int rank, size, tag_ub = 32767, word_bytes = 1;
+static int rank, size, parent = -1, nchildren, children[MAX_CHILDREN];
+static MPI_Request up_req[MAX_CHILDREN], stopped_req[MAX_CHILDREN], down_req = MPI_REQUEST_NULL,
+                                                                    done_req = MPI_REQUEST_NULL;
+static MPI_Status statuses[CHUNK > MAX_CHILDREN ? CHUNK : MAX_CHILDREN];
+static MPI_Request reqs[CHUNK];
+static int tag_ub = 32767, word_bytes = 1;
 static double gather_s; /* rank 0: from every rank stopped to every record in */
 
 double collect_seconds(void) { return gather_s; }
+
+static void make_tree(void)
+{
+    int low = rank & -rank; /* 0 for rank 0: no bound */
+    parent = rank ? rank - low : -1;
+    nchildren = 0;
+    for (long m = 1; (!rank || m < low) && rank + m < size && nchildren < MAX_CHILDREN; m <<= 1)
+        children[nchildren++] = rank + (int)m;
+}
 
 int collect_open(void)
 {
@@ -62,11 +94,12 @@ int collect_open(void)
         comm = MPI_COMM_NULL;
         return -1;
     }
-    if (rank + 1 < size) {
-        PMPI_Irecv(NULL, 0, MPI_BYTE, rank + 1, TAG_STOPPED, comm, &stopped_req);
-        PMPI_Irecv(NULL, 0, MPI_BYTE, rank + 1, TAG_DOWN, comm, &down_req);
+    make_tree();
+    for (int c = 0; c < nchildren; c++) {
+        PMPI_Irecv(NULL, 0, MPI_BYTE, children[c], TAG_UP, comm, &up_req[c]);
+        PMPI_Irecv(NULL, 0, MPI_BYTE, children[c], TAG_STOPPED, comm, &stopped_req[c]);
     }
-    if (rank > 0) PMPI_Irecv(NULL, 0, MPI_BYTE, rank - 1, TAG_UP, comm, &up_req);
+    if (parent >= 0) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_DOWN, comm, &down_req);
     /* every receive above is posted before any rank starts counting */
     PMPI_Barrier(comm);
     return 0;
@@ -77,21 +110,19 @@ void collect_started(void)
     if (comm == MPI_COMM_NULL) return;
     /* a rank returns to the program only once every rank counts: a fast
      * rank's first messages cannot reach a rank that does not count yet */
-    if (rank > 0) PMPI_Wait(&up_req, MPI_STATUS_IGNORE);
-    if (rank + 1 < size) {
-        PMPI_Send(NULL, 0, MPI_BYTE, rank + 1, TAG_UP, comm);
+    PMPI_Waitall(nchildren, up_req, statuses);
+    if (parent >= 0) {
+        PMPI_Send(NULL, 0, MPI_BYTE, parent, TAG_UP, comm);
         PMPI_Wait(&down_req, MPI_STATUS_IGNORE);
     }
-    if (rank > 0) PMPI_Send(NULL, 0, MPI_BYTE, rank - 1, TAG_DOWN, comm);
+    for (int c = 0; c < nchildren; c++) PMPI_Send(NULL, 0, MPI_BYTE, children[c], TAG_DOWN, comm);
 }
 
 void collect_release(void)
 {
     if (comm == MPI_COMM_NULL) return;
-    if (rank == 0)
-        for (int r = 1; r < size; r++) PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_DONE, comm);
-    else
-        PMPI_Wait(&done_req, MPI_STATUS_IGNORE);
+    if (parent >= 0) PMPI_Wait(&done_req, MPI_STATUS_IGNORE);
+    for (int c = 0; c < nchildren; c++) PMPI_Send(NULL, 0, MPI_BYTE, children[c], TAG_DONE, comm);
 }
 
 void collect_close(void)
@@ -100,90 +131,156 @@ void collect_close(void)
     comm = MPI_COMM_NULL;
 }
 
-static int words_of(int len) { return (len + word_bytes - 1) / word_bytes; }
+static size_t words_of(size_t len) { return (len + (size_t)word_bytes - 1) / (size_t)word_bytes; }
 
-/* rank r > 0: the length, then the record, each when rank 0 says go */
-static void send_record(const char *mine, int len, MPI_Request go)
+/* words first .. first+n-1 of p[0 .. len-1] to the parent, one per tag */
+static void send_words(const unsigned char *p, size_t len, size_t first, size_t n)
 {
-    PMPI_Wait(&go, MPI_STATUS_IGNORE);
-    PMPI_Irecv(NULL, 0, MPI_BYTE, 0, TAG_GO, comm, &go);
-    PMPI_Send(NULL, 0, MPI_BYTE, 0, len, comm);
-    PMPI_Wait(&go, MPI_STATUS_IGNORE);
-    const unsigned char *p = (const unsigned char *)mine;
-    for (int w = 0; w < words_of(len); w++) {
+    for (size_t w = first; w < first + n; w++) {
         int tag = 0;
         for (int b = 0; b < word_bytes; b++) {
-            int i = w * word_bytes + b;
+            size_t i = w * (size_t)word_bytes + (size_t)b;
             tag = (tag << 8) | (i < len ? p[i] : 0);
         }
-        PMPI_Send(NULL, 0, MPI_BYTE, 0, tag, comm);
+        PMPI_Send(NULL, 0, MPI_BYTE, parent, tag, comm);
     }
 }
 
-/* rank 0: rank r's record appended to *all (grown as needed) at *total */
-static int recv_record(int r, char **all, size_t *total)
+/* n words from child into out[0 .. len-1] from word first on: receives
+ * posted, then the go (its tag go_tag) */
+static void recv_words(int child, unsigned char *out, size_t len, size_t first, int n, int go_tag)
 {
-    MPI_Request req;
-    MPI_Status st;
-    PMPI_Irecv(NULL, 0, MPI_BYTE, r, MPI_ANY_TAG, comm, &req);
-    PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_GO, comm);
-    PMPI_Wait(&req, &st);
-    int len = st.MPI_TAG, n = words_of(len);
-    MPI_Request *reqs = malloc((size_t)(n ? n : 1) * sizeof *reqs);
-    MPI_Status *sts = malloc((size_t)(n ? n : 1) * sizeof *sts);
-    char *grown = realloc(*all, *total + (size_t)len + 1);
-    if (!reqs || !sts || !grown) abort(); /* the peer is waiting: no way to tell it */
-    *all = grown;
-    for (int w = 0; w < n; w++) PMPI_Irecv(NULL, 0, MPI_BYTE, r, MPI_ANY_TAG, comm, &reqs[w]);
-    PMPI_Send(NULL, 0, MPI_BYTE, r, TAG_GO, comm);
-    PMPI_Waitall(n, reqs, sts);
-    char *out = *all + *total;
-    for (int w = 0; w < n; w++)
+    for (int k = 0; k < n; k++) PMPI_Irecv(NULL, 0, MPI_BYTE, child, MPI_ANY_TAG, comm, &reqs[k]);
+    PMPI_Send(NULL, 0, MPI_BYTE, child, go_tag, comm);
+    PMPI_Waitall(n, reqs, statuses);
+    for (int k = 0; k < n; k++)
         for (int b = 0; b < word_bytes; b++) {
-            int i = w * word_bytes + b;
-            if (i < len) out[i] = (char)((sts[w].MPI_TAG >> (8 * (word_bytes - 1 - b))) & 0xff);
+            size_t i = (first + (size_t)k) * (size_t)word_bytes + (size_t)b;
+            if (i < len) out[i] = (unsigned char)((statuses[k].MPI_TAG >> (8 * (word_bytes - 1 - b))) & 0xff);
         }
-    *total += (size_t)len;
-    free(reqs);
-    free(sts);
-    return len;
 }
 
-char *collect_gather(const char *mine, int len, int **lens_out, int **displs_out)
+static void put_u64(unsigned char *p, unsigned long long v)
 {
-    *lens_out = *displs_out = NULL;
+    for (int b = 0; b < 8; b++) p[b] = (unsigned char)(v >> (8 * (7 - b)));
+}
+
+static unsigned long long get_u64(const unsigned char *p)
+{
+    unsigned long long v = 0;
+    for (int b = 0; b < 8; b++) v = (v << 8) | p[b];
+    return v;
+}
+
+/* to the parent, whose first go has come: the size and the hash of what
+ * the first record is written against (0: nothing), then the bytes, a chunk
+ * per go */
+static void send_subtree(const char *s, size_t len, unsigned long long ref_hash)
+{
+    unsigned char head[HEAD_BYTES];
+    put_u64(head, len);
+    put_u64(head + 8, ref_hash);
+    size_t nwords = words_of(len);
+    MPI_Request go = MPI_REQUEST_NULL;
+    if (nwords) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_GO, comm, &go);
+    send_words(head, HEAD_BYTES, 0, words_of(HEAD_BYTES));
+    for (size_t w = 0; w < nwords;) {
+        size_t n = nwords - w < CHUNK ? nwords - w : CHUNK;
+        PMPI_Wait(&go, MPI_STATUS_IGNORE);
+        if (w + n < nwords) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_GO, comm, &go);
+        send_words((const unsigned char *)s, len, w, n);
+        w += n;
+    }
+}
+
+/* from a child: its subtree's records into *buf (replaced), and the hash of
+ * what their first is written against; the first go's tag tells the child
+ * first_go (our template's hash) */
+static unsigned long long recv_subtree(int child, records_buf_t *buf, int first_go)
+{
+    unsigned char head[HEAD_BYTES];
+    recv_words(child, head, HEAD_BYTES, 0, (int)words_of(HEAD_BYTES), first_go);
+    size_t len = (size_t)get_u64(head);
+    char *s = realloc(buf->s, len + 1);
+    if (!s) abort(); /* the child is waiting: no way to tell it */
+    buf->s = s;
+    buf->cap = len + 1;
+    buf->len = len;
+    size_t nwords = words_of(len);
+    for (size_t w = 0; w < nwords; w += CHUNK)
+        recv_words(child, (unsigned char *)s, len, w, (int)(nwords - w < CHUNK ? nwords - w : CHUNK), TAG_GO);
+    s[len] = '\0';
+    return get_u64(head + 8);
+}
+
+char *collect_gather(const char *mine, int len, size_t *total)
+{
+    *total = 0;
     if (comm == MPI_COMM_NULL) {
         if (rank == 0) fprintf(stderr, PFX "MPI_Comm_dup failed at start-up: no report\n");
         return NULL;
     }
-    if (len > tag_ub) len = tag_ub;
     MPI_Request go = MPI_REQUEST_NULL, done = MPI_REQUEST_NULL;
-    /* posted before "stopped" leaves: rank 0 answers only after the chain */
-    if (rank > 0) {
-        PMPI_Irecv(NULL, 0, MPI_BYTE, 0, TAG_GO, comm, &go);
-        PMPI_Irecv(NULL, 0, MPI_BYTE, 0, TAG_DONE, comm, &done);
+    /* posted before "stopped" leaves: the parent answers only after it.  The
+     * first go takes any tag: it says the parent's template (below). */
+    if (parent >= 0) {
+        PMPI_Irecv(NULL, 0, MPI_BYTE, parent, MPI_ANY_TAG, comm, &go);
+        PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_DONE, comm, &done);
     }
-    if (rank + 1 < size) PMPI_Wait(&stopped_req, MPI_STATUS_IGNORE);
-    if (rank > 0) {
-        PMPI_Send(NULL, 0, MPI_BYTE, rank - 1, TAG_STOPPED, comm);
-        send_record(mine, len, go);
+    PMPI_Waitall(nchildren, stopped_req, statuses);
+    double t0 = PMPI_Wtime(); /* on rank 0: every rank has stopped counting */
+    if (parent >= 0) PMPI_Send(NULL, 0, MPI_BYTE, parent, TAG_STOPPED, comm);
+
+    /* Our record, then our children's subtrees.  A record is written
+     * against its template when the receiver has the same (its first go's
+     * tag is the template's hash, where tags have 24 bits, and the hash
+     * travels whole with the size): values only, instead of every name and
+     * reason again on every edge of the tree. */
+    records_buf_t out = {0}, last = {0}, child = {0}, templ = {0};
+    size_t pos = 0;
+    records_put(&out, NULL, mine, (size_t)(len > 0 ? len : 0));
+    records_get(out.s, out.len, &pos, NULL, &last);
+    records_template(last.s, last.len, &templ);
+    unsigned long long hash = records_hash(&templ);
+    int go_tag = word_bytes == 3 ? (int)(hash & 0xffffff) : TAG_GO;
+    for (int c = 0; c < nchildren; c++) {
+        unsigned long long ref = recv_subtree(children[c], &child, go_tag);
+        if ((!ref || ref == hash) && records_join(&out, &last, child.s, child.len, ref ? &templ : NULL) >= 0)
+            continue;
+        /* malformed: its ranks get empty records, so the others keep their place */
+        int low = children[c] & -children[c], n = size - children[c] < low ? size - children[c] : low;
+        fprintf(stderr, PFX "rank %d: the records of ranks %d to %d are malformed: left out\n", rank,
+                children[c], children[c] + n - 1);
+        for (int k = 0; k < n; k++) records_put(&out, NULL, "", 0);
+        records_free(&last);
+    }
+    records_free(&last);
+    records_free(&child);
+    if (parent >= 0) {
+        MPI_Status st;
+        PMPI_Wait(&go, &st);
+        unsigned long long ref = 0;
+        if (word_bytes == 3 && st.MPI_TAG == go_tag) { /* our first record against our template */
+            records_buf_t rebased = {0};
+            last = templ; /* records_join's "record before" */
+            templ = (records_buf_t){0};
+            if (records_join(&rebased, &last, out.s, out.len, NULL) >= 0) {
+                records_free(&out);
+                out = rebased;
+                ref = hash;
+            } else {
+                records_free(&rebased);
+            }
+            records_free(&last);
+        }
+        records_free(&templ);
+        send_subtree(out.s, out.len, ref);
         done_req = done;
+        records_free(&out);
         return NULL;
     }
-    /* rank 0: every rank has stopped counting */
-    double t0 = PMPI_Wtime();
-    int *lens = calloc((size_t)size, sizeof *lens), *displs = calloc((size_t)size, sizeof *displs);
-    char *all = malloc((size_t)len + 1);
-    if (!lens || !displs || !all) abort();
-    memcpy(all, mine, (size_t)len);
-    lens[0] = len;
-    size_t total = (size_t)len;
-    for (int r = 1; r < size; r++) {
-        displs[r] = (int)total;
-        lens[r] = recv_record(r, &all, &total);
-    }
-    *lens_out = lens;
-    *displs_out = displs;
+    records_free(&templ);
     gather_s = PMPI_Wtime() - t0;
-    return all;
+    *total = out.len;
+    return out.s;
 }

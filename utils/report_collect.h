@@ -5,8 +5,11 @@
 #ifndef PAPI_MPIT_REPORT_COLLECT_H
 #define PAPI_MPIT_REPORT_COLLECT_H
 
+#include <stddef.h>
+
 /* Right after MPI_Init, before counting starts (collective): a private
- * communicator and the one receive each rank keeps posted.  Returns 0, or -1
+ * communicator and the receives each rank keeps posted (one per child of
+ * the collection tree).  Returns 0, or -1
  * (then collect_gather says so and returns NULL). */
 int collect_open(void);
 
@@ -15,10 +18,10 @@ int collect_open(void);
 void collect_started(void);
 
 /* At MPI_Finalize, after counting stopped (collective).  Rank 0 gets a
- * malloc'ed buffer with every rank's record one after the other, lens[r] and
- * displs[r] giving each (both malloc'ed); other ranks get NULL.  A record
- * longer than the MPI's largest tag value (at least 32767) is cut there. */
-char *collect_gather(const char *mine, int len, int **lens, int **displs);
+ * malloc'ed buffer of every rank's record in rank order, as a sequence of
+ * report_records.h (records_get reads them), and its size in *total; other
+ * ranks get NULL. */
+char *collect_gather(const char *mine, int len, size_t *total);
 
 /* Rank 0, after collect_gather: seconds from every rank having stopped
  * counting until every record was in (the collection's own cost). */

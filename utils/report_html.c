@@ -213,6 +213,12 @@ static void write_summary(FILE *out, const report_job_t *job, const int *idx, in
         if (!job->events[i].nranks) summary_row(out, job, i);
     fputs("</tbody></table>\n", out);
     if (!job->nevents) fputs("<p>No event could be measured.</p>\n", out);
+    char sampling[2048];
+    if (report_sampling_note(sampling, sizeof sampling, job)) {
+        fputs("<p class=\"note\" id=\"sampling\">", out);
+        H(out, sampling);
+        fputs(".</p>\n", out);
+    }
 }
 
 /* ---- a bar chart per event that varies; the others in one line */
@@ -405,6 +411,16 @@ static void write_run(FILE *out, const report_job_t *job)
             1e3 * job->tool_startup_s, 1e3 * job->tool_collect_s);
     else
         fputs("not measured</dd>\n", out);
+    char sampling[2048];
+    if (report_sampling_note(sampling, sizeof sampling, job)) {
+        if (job->sample_ms > 0)
+            fprintf(out, "<dt>queue maxima</dt><dd id=\"sample-period\" data-v=\"%g\">sampled every %g ms: ",
+                    job->sample_ms, job->sample_ms);
+        else
+            fputs("<dt>queue maxima</dt><dd id=\"sample-period\" data-v=\"0\">not sampled: ", out);
+        H(out, sampling);
+        fputs("</dd>\n", out);
+    }
     fputs("</dl>\n<p class=\"note\">Files beside this page: report.txt (the table), ranks.csv (a row per "
           "rank), "
           "report.json (everything), overview.svg and chart.svg (the pictures)",

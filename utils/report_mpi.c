@@ -19,6 +19,8 @@
  * MPI_Pcontrol calls make the tool look at the queues there too (Open MPI
  * keeps only the current queue per peer, so the largest seen is what the
  * looks caught).
+ * Queue maxima that the component keeps over what reads see are sampled by
+ * a thread of their own during the run (report_sample.c).
  * PAPI_MPIT_REPORT_SELFCHECK=1 prints per rank what its start-up and its
  * collection added to UNEXPECTED_MSGS and the byte counts (for the tests).
  * Fortran programs are caught through the Fortran entry points too (Open
@@ -52,6 +54,8 @@
 #include "report.h"
 #include "report_collect.h"
 #include "report_log.h"
+#include "report_records.h"
+#include "report_sample.h"
 
 #define PFX      "papi-mpit-report: "
 #define MAX_SETS 16
@@ -71,6 +75,7 @@ typedef struct ev {
     int code, cidx;                 /* PAPI's, once resolved */
     int deferred;                   /* to be added by the application's thread */
     int is_fp;
+    int sampled; /* a maximum kept over what reads see (report_sample.c) */
     long long value;
 } ev_t;
 
@@ -546,6 +551,35 @@ static void senders_end(void)
     }
 }
 
+/* ---- the maxima kept over what reads see: read every period by a thread
+ * of ours, so that a queue that fills and drains between MPI_Init and
+ * MPI_Finalize shows its peak (report_sample.c) */
+#define MAX_SAMPLED 16
+static int sample_codes[MAX_SAMPLED];
+static double sample_ms; /* the period; 0: not sampled */
+static long samples_taken;
+static double sample_cpu_s; /* the sampler thread's CPU time */
+
+static void sampling_begin(void)
+{
+    int n = 0, bad;
+    double ms = sample_period_ms(&bad);
+    if (bad && my_rank == 0)
+        note("PAPI_MPIT_REPORT_SAMPLE_MS=%s is not a number of ms >= 0: sampling every %g ms",
+             getenv("PAPI_MPIT_REPORT_SAMPLE_MS"), ms);
+    for (int i = 0; i < nev; i++)
+        if (evs[i].set >= 0 && n < MAX_SAMPLED && sample_needed(evs[i].code)) {
+            evs[i].sampled = 1;
+            sample_codes[n++] = evs[i].code;
+        }
+    if (!n || ms == 0) return;
+    char why[256];
+    if (sample_start(sample_codes, n, ms, why, sizeof why) == 0)
+        sample_ms = ms;
+    else if (my_rank == 0)
+        note("queue maxima not sampled (%s): they are the largest seen at start and end", why);
+}
+
 static void report_start(void)
 {
     double t0 = PMPI_Wtime();
@@ -599,6 +633,7 @@ static void report_start(void)
         if (*folded)
             note("default metrics this MPI does not provide: %s (adding one by name says why)", folded);
     }
+    if (helper_running) sampling_begin();
     report_log_start(my_rank);
     if (helper_running) senders_begin();
     collect_started();
@@ -607,15 +642,18 @@ static void report_start(void)
 }
 
 /* Rank r's record: "H\thost\telapsed", then "E\tname\tunits\ti|f\tvalue" per
- * measured event and "S\tname\treason" per skipped one; then the senders,
+ * measured event (followed by "P\tname" when it is a sampled maximum) and
+ * "S\tname\treason" per skipped one; "Q\tperiod_ms\tsamples" when some
+ * maximum is sampled; then the senders,
  * "M\tkind\tother\tcolumns\tsender:value,..." (nonzero ones only: the record
  * travels in tags, a few bytes per message) or "N\treason". */
 static char *serialize(double elapsed, int *len)
 {
-    size_t cap = 256 + (size_t)nev * (REPORT_NAME_LEN + REPORT_REASON_LEN + 64) + (size_t)senders_cols * 32 +
-                 REPORT_REASON_LEN,
+    size_t cap = 256 + (size_t)nev * (2 * REPORT_NAME_LEN + REPORT_REASON_LEN + 64) +
+                 (size_t)senders_cols * 32 + REPORT_REASON_LEN,
            n = 0;
     char *buf = malloc(cap), host[REPORT_HOST_LEN] = "";
+    int sampled = 0;
     if (!buf) return NULL;
     gethostname(host, sizeof host - 1);
     clean_text(host);
@@ -630,10 +668,16 @@ static char *serialize(double elapsed, int *len)
             } else {
                 n += (size_t)snprintf(buf + n, cap - n, "E\t%s\t%s\ti\t%lld\n", e->name, e->units, e->value);
             }
+            if (e->sampled) {
+                n += (size_t)snprintf(buf + n, cap - n, "P\t%s\n", e->name);
+                sampled = 1;
+            }
         } else if (e->quiet != SAY_NOTHING) {
             n += (size_t)snprintf(buf + n, cap - n, "S\t%s\t%s\n", e->name, e->reason);
         }
     }
+    if (sampled)
+        n += (size_t)snprintf(buf + n, cap - n, "Q\t%g\t%.9f\t%ld\n", sample_ms, sample_cpu_s, samples_taken);
     if (senders_kind) {
         n += (size_t)snprintf(buf + n, cap - n, "M\t%d\t%lld\t%d\t", senders_kind, senders_other,
                               senders_cols);
@@ -700,6 +744,15 @@ static void deserialize(report_job_t *job, int rank, char *rec)
                 e->ival[rank] = strtoll(val, NULL, 10);
                 e->dval[rank] = (double)e->ival[rank];
             }
+        } else if (nf >= 2 && f[0][0] == 'P') {
+            report_event_t *e = report_job_event(job, f[1], "", 0); /* its E line came first */
+            if (e) e->sampled = 1;
+        } else if (nf >= 4 && f[0][0] == 'Q') {
+            double ms = strtod(f[1], NULL), cpu = strtod(f[2], NULL);
+            long taken = strtol(f[3], NULL, 10);
+            if (ms > job->sample_ms) job->sample_ms = ms;
+            if (cpu > job->sample_cpu_s) job->sample_cpu_s = cpu;
+            if (job->samples_min < 0 || taken < job->samples_min) job->samples_min = taken;
         } else if (nf >= 2 && f[0][0] == 'S') {
             report_job_skip(job, f[1], nf >= 3 ? f[2] : "", rank);
         } else if (nf >= 4 && f[0][0] == 'M') {
@@ -708,6 +761,22 @@ static void deserialize(report_job_t *job, int rank, char *rec)
             if (!job->senders.note[0]) snprintf(job->senders.note, sizeof job->senders.note, "%s", f[1]);
         }
     }
+}
+
+/* Every rank's record, in rank order, from the collected sequence. */
+static void deserialize_all(report_job_t *job, const char *all, size_t total)
+{
+    records_buf_t prev = {0}, cur = {0};
+    size_t pos = 0;
+    for (int r = 0; r < job->nprocs && records_get(all, total, &pos, r ? &prev : NULL, &cur) == 0; r++) {
+        char *rec = strdup(cur.s); /* deserialize cuts it up; cur is the next one's reference */
+        if (rec) deserialize(job, r, rec);
+        free(rec);
+        records_buf_t t = prev;
+        prev = cur, cur = t;
+    }
+    records_free(&prev);
+    records_free(&cur);
 }
 
 static void read_command(char *buf, size_t len)
@@ -802,6 +871,7 @@ static void report_finish(void)
 {
     state = ST_DONE;
     double elapsed = PMPI_Wtime() - t_start;
+    samples_taken = sample_stop(&sample_cpu_s); /* before the sets it feeds stop */
     if (helper_running) {
         stop_sets(1);
         set_phase(PH_STOP);
@@ -813,22 +883,17 @@ static void report_finish(void)
     senders_end();
 
     /* Everything below is collective: every rank takes part, whatever failed. */
-    int len = 0, *lens = NULL, *displs = NULL;
+    int len = 0;
+    size_t total = 0;
     char *mine = serialize(elapsed, &len);
     if (!mine) len = 0;
     selfcheck_begin();
-    char *all = collect_gather(mine ? mine : "", len, &lens, &displs);
+    char *all = collect_gather(mine ? mine : "", len, &total);
     report_job_t *job = NULL;
     if (my_rank == 0 && all && (job = calloc(1, sizeof *job))) {
         report_job_init(job, nprocs);
-        for (int r = 0; r < nprocs; r++) {
-            char *rec = malloc((size_t)lens[r] + 1);
-            if (!rec) continue;
-            memcpy(rec, all + displs[r], (size_t)lens[r]);
-            rec[lens[r]] = '\0';
-            deserialize(job, r, rec);
-            free(rec);
-        }
+        job->samples_min = -1; /* until a rank says */
+        deserialize_all(job, all, total);
         read_library_version(job);
         int v = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
         if (v > 0)
@@ -838,6 +903,7 @@ static void report_finish(void)
             job->tool_cost_measured = 1;
             job->tool_startup_s = t_startup;
             job->tool_collect_s = collect_seconds();
+            job->tool_collect_bytes = (double)total;
         }
         report_output(job);
         report_job_free(job);
@@ -848,8 +914,6 @@ static void report_finish(void)
     collect_close();
     free(mine);
     free(all);
-    free(lens);
-    free(displs);
     free(senders_counts);
     senders_counts = NULL;
 }

@@ -158,6 +158,28 @@ static int count_hosts(const report_job_t *job)
     return n;
 }
 
+/* ---- the sampled maxima */
+int report_sampling_note(char *buf, size_t len, const report_job_t *job)
+{
+    size_t n = 0;
+    int k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < job->nevents && n < len; i++)
+        if (job->events[i].sampled)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", k++ ? ", " : "", job->events[i].name);
+    if (!k || n >= len) return k;
+    if (job->sample_ms > 0)
+        snprintf(buf + n, len - n,
+                 ": the largest queue length seen by a read every %g ms (sampled; at least %ld sample%s per "
+                 "rank), as the MPI publishes only the current length",
+                 job->sample_ms, job->samples_min, job->samples_min == 1 ? "" : "s");
+    else
+        snprintf(buf + n, len - n,
+                 ": the largest queue length seen at the start and end reads only (sampling off), as the MPI "
+                 "publishes only the current length");
+    return k;
+}
+
 /* ---- the sender matrix */
 #define TOP_SENDERS 3
 
@@ -229,6 +251,8 @@ int report_write_table(FILE *out, const report_job_t *job)
             job->nprocs, job->nprocs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", max_elapsed(job));
     if (job->mpi_library[0]) fprintf(out, "  MPI: %s\n", job->mpi_library);
     if (job->command[0]) fprintf(out, "  program: %s\n", job->command);
+    char sampling[2048];
+    if (report_sampling_note(sampling, sizeof sampling, job)) fprintf(out, "  maxima: %s\n", sampling);
 
     int wname = (int)strlen("event"), wunits = (int)strlen("units");
     for (int i = 0; i < job->nevents; i++) {
@@ -265,6 +289,7 @@ int report_write_table(FILE *out, const report_job_t *job)
         fprintf(out, "%-*s  %-*s  %*s %6d  %*s  %*s %6d  %8s", wname, e->name, wunits, e->units, w, mn,
                 e->min_rank, w, me, w, mx, e->max_rank, imb);
         if (e->nranks < job->nprocs) fprintf(out, "  (%d of %d ranks)", e->nranks, job->nprocs);
+        if (e->sampled) fputs(job->sample_ms > 0 ? "  (sampled)" : "  (start and end only)", out);
         fputc('\n', out);
     }
     if (!job->nevents) fprintf(out, "(no event could be measured)\n");
@@ -390,6 +415,30 @@ static void write_senders_json(FILE *out, const report_job_t *job)
     fputs("]}", out);
 }
 
+/* "sampling": {"period_ms" (0: off), "samples_min", "cpu_s_max" (the
+ * sampler's CPU time on the rank where it was largest), "events", "note"}, or
+ * null when no event is a maximum kept over what reads see */
+static void write_sampling_json(FILE *out, const report_job_t *job)
+{
+    char note[2048];
+    if (!report_sampling_note(note, sizeof note, job)) {
+        fputs(",\n  \"sampling\": null", out);
+        return;
+    }
+    fputs(",\n  \"sampling\": {\"period_ms\": ", out);
+    json_num(out, job->sample_ms);
+    fprintf(out, ", \"samples_min\": %ld, \"cpu_s_max\": %.9f, \"events\": [", job->samples_min,
+            job->sample_cpu_s);
+    for (int i = 0, k = 0; i < job->nevents; i++)
+        if (job->events[i].sampled) {
+            if (k++) fputs(", ", out);
+            json_str(out, job->events[i].name);
+        }
+    fputs("],\n    \"note\": ", out);
+    json_str(out, note);
+    fputc('}', out);
+}
+
 int report_write_json(FILE *out, const report_job_t *job)
 {
     fputs("{\n  \"tool\": \"papi-mpit-report\",\n  \"ranks\": ", out);
@@ -404,8 +453,10 @@ int report_write_json(FILE *out, const report_job_t *job)
     fputs(",\n  \"elapsed_s\": ", out);
     json_num(out, max_elapsed(job));
     if (job->tool_cost_measured)
-        fprintf(out, ",\n  \"tool_s\": {\"startup\": %.9f, \"collection\": %.9f}", job->tool_startup_s,
-                job->tool_collect_s);
+        fprintf(out,
+                ",\n  \"tool_s\": {\"startup\": %.9f, \"collection\": %.9f},\n  \"collection_bytes\": %.0f",
+                job->tool_startup_s, job->tool_collect_s, job->tool_collect_bytes);
+    write_sampling_json(out, job);
     fputs(",\n  \"hosts\": [", out);
     for (int r = 0; r < job->nprocs; r++) {
         if (r) fputs(", ", out);
@@ -426,6 +477,7 @@ int report_write_json(FILE *out, const report_job_t *job)
         json_str(out, e->units);
         fprintf(out, ", \"type\": \"%s\", \"measured_ranks\": %d", e->is_fp ? "double" : "integer",
                 e->nranks);
+        if (e->sampled) fputs(", \"sampled\": true", out);
         if (e->nranks) {
             fputs(", \"min\": ", out);
             json_num(out, e->min);

@@ -71,6 +71,38 @@ int main(int argc, char **argv)
     EXPECT(strstr(text, "\n3,node1,4.500000000,10,,0,\n") != NULL, "csv row of rank 3: %s", text);
     free(text);
 
+    /* no sampled maximum: no sentence, "sampling": null */
+    char note[1024];
+    EXPECT(report_sampling_note(note, sizeof note, &job) == 0 && !note[0], "note %s", note);
+    text = render(report_write_json, &job);
+    EXPECT(strstr(text, "\"sampling\": null") != NULL, "%s", text);
+    free(text);
+    /* a sampled maximum: the table's header line and row, the JSON */
+    job.events[0].sampled = 1;
+    job.sample_ms = 2.5;
+    job.samples_min = 7;
+    EXPECT(report_sampling_note(note, sizeof note, &job) == 1 &&
+               strcmp(note,
+                      "mpit:::BYTES_SENT: the largest queue length seen by a read every 2.5 ms (sampled; "
+                      "at least 7 samples per rank), as the MPI publishes only the current length") == 0,
+           "note %s", note);
+    text = render(report_write_table, &job);
+    EXPECT(strstr(text, "\n  maxima: mpit:::BYTES_SENT: the largest") != NULL, "%s", text);
+    EXPECT(strstr(text, "2.000  (sampled)\n") != NULL, "%s", text);
+    free(text);
+    text = render(report_write_json, &job);
+    EXPECT(
+        strstr(
+            text,
+            "\"sampling\": {\"period_ms\": 2.5, \"samples_min\": 7, \"cpu_s_max\": 0.000000000, \"events\": "
+            "[\"mpit:::BYTES_SENT\"],") != NULL,
+        "%s", text);
+    EXPECT(strstr(text, "\"measured_ranks\": 4, \"sampled\": true,") != NULL, "%s", text);
+    free(text);
+    job.sample_ms = 0; /* sampling off */
+    report_sampling_note(note, sizeof note, &job);
+    EXPECT(strstr(note, "at the start and end reads only (sampling off)") != NULL, "note %s", note);
+
     if (argc > 1) {
         const char *dir = argv[1];
         EXPECT(report_mkdir_p(dir) == 0, "mkdir %s", dir);

@@ -1,0 +1,218 @@
+/*
+ * papi-mpit-report: per-rank records as differences from the record before.
+ *
+ * Ranks mostly send the same lines (event names, units, the reasons for
+ * skipped events) with other values, and the collection carries 3 bytes
+ * per message, so each record of a sequence is written against the one
+ * before it, line by line at the same position:
+ *   "=N"      the next N lines are the previous record's
+ *   "~VALUE"  the previous record's line with its last tab-separated field
+ *             replaced by VALUE
+ *   "\LINE"   LINE as is, when it starts with '=', '~' or '\'
+ *   LINE      as is
+ * and an empty line ends the record.  About 90 bytes a rank instead of 2.7 kB
+ * for the default events of Open MPI 4.1.4.
+ */
+#include "report_records.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct line {
+    const char *s;
+    size_t len; /* without the '\n' */
+} line_t;
+
+void records_free(records_buf_t *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->len = b->cap = 0;
+}
+
+static void grow(records_buf_t *b, size_t more)
+{
+    if (b->len + more + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + more + 1) cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s) {
+        fprintf(stderr, "papi-mpit-report: out of memory collecting the records\n");
+        abort();
+    }
+    b->s = s;
+    b->cap = cap;
+}
+
+static void put(records_buf_t *b, const char *s, size_t n)
+{
+    grow(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+/* The lines of s[0 .. len-1] but empty ones (a last one without '\n' too);
+ * *n gets their number. */
+static line_t *split(const char *s, size_t len, size_t *n)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < len; i++) count += s[i] == '\n';
+    line_t *lines = malloc((count + 2) * sizeof *lines);
+    if (!lines) abort();
+    *n = 0;
+    for (size_t i = 0; i < len;) {
+        const char *nl = memchr(s + i, '\n', len - i);
+        size_t l = nl ? (size_t)(nl - (s + i)) : len - i;
+        if (l) lines[(*n)++] = (line_t){s + i, l};
+        i += l + 1;
+    }
+    return lines;
+}
+
+/* Length of the line up to and including its last tab, 0 without one. */
+static size_t head_len(line_t l)
+{
+    for (size_t i = l.len; i > 0; i--)
+        if (l.s[i - 1] == '\t') return i;
+    return 0;
+}
+
+static void put_run(records_buf_t *out, size_t run)
+{
+    char b[32];
+    if (run) put(out, b, (size_t)snprintf(b, sizeof b, "=%zu\n", run));
+}
+
+void records_put(records_buf_t *out, const records_buf_t *prev, const char *rec, size_t len)
+{
+    size_t np = 0, nc = 0, run = 0;
+    line_t *p = split(prev ? prev->s : "", prev ? prev->len : 0, &np), *c = split(rec, len, &nc);
+    for (size_t k = 0; k < nc; k++) {
+        if (k < np && p[k].len == c[k].len && memcmp(p[k].s, c[k].s, c[k].len) == 0) {
+            run++;
+            continue;
+        }
+        put_run(out, run);
+        run = 0;
+        size_t h = k < np ? head_len(p[k]) : 0;
+        if (h && h <= c[k].len && memcmp(p[k].s, c[k].s, h) == 0 && !memchr(c[k].s + h, '\t', c[k].len - h)) {
+            put(out, "~", 1);
+            put(out, c[k].s + h, c[k].len - h);
+        } else {
+            if (c[k].s[0] == '=' || c[k].s[0] == '~' || c[k].s[0] == '\\') put(out, "\\", 1);
+            put(out, c[k].s, c[k].len);
+        }
+        put(out, "\n", 1);
+    }
+    put_run(out, run);
+    put(out, "\n", 1);
+    free(p);
+    free(c);
+}
+
+int records_get(const char *seq, size_t len, size_t *pos, const records_buf_t *prev, records_buf_t *cur)
+{
+    size_t np = 0, k = 0, i = *pos;
+    if (i >= len) return -1;
+    line_t *p = split(prev ? prev->s : "", prev ? prev->len : 0, &np);
+    cur->len = 0;
+    put(cur, "", 0);
+    int rc = -1;
+    while (i < len) {
+        const char *nl = memchr(seq + i, '\n', len - i);
+        if (!nl) break; /* a record ends with an empty line */
+        line_t l = {seq + i, (size_t)(nl - (seq + i))};
+        i += l.len + 1;
+        if (!l.len) {
+            rc = 0;
+            break;
+        }
+        if (l.s[0] == '=') {
+            size_t n = strtoul(l.s + 1, NULL, 10);
+            if (!n || k + n > np) break;
+            for (; n; n--, k++) put(cur, p[k].s, p[k].len), put(cur, "\n", 1);
+            continue;
+        }
+        if (l.s[0] == '~') {
+            size_t h = k < np ? head_len(p[k]) : 0;
+            if (!h) break;
+            put(cur, p[k].s, h);
+            put(cur, l.s + 1, l.len - 1);
+        } else {
+            size_t skip = l.s[0] == '\\';
+            put(cur, l.s + skip, l.len - skip);
+        }
+        put(cur, "\n", 1);
+        k++;
+    }
+    free(p);
+    if (rc == 0) *pos = i;
+    return rc;
+}
+
+int records_join(records_buf_t *out, records_buf_t *last, const char *seq, size_t len,
+                 const records_buf_t *ref)
+{
+    records_buf_t first = {0}, a = {0}, b = {0}, *prev = &a, *cur = &b;
+    size_t pos = 0;
+    if (records_get(seq, len, &pos, ref, &first) != 0) {
+        records_free(&first);
+        return -1;
+    }
+    size_t rest = pos;
+    int n = 1;
+    put(prev, first.s, first.len);
+    /* the rest is written against its own records: checked, and its last found */
+    while (pos < len) {
+        if (records_get(seq, len, &pos, prev, cur) != 0) {
+            records_free(&first);
+            records_free(&a);
+            records_free(&b);
+            return -1;
+        }
+        records_buf_t *t = prev;
+        prev = cur, cur = t;
+        n++;
+    }
+    records_put(out, last && last->len ? last : NULL, first.s, first.len);
+    put(out, seq + rest, len - rest);
+    if (last) {
+        records_free(last);
+        *last = *prev;
+        *prev = (records_buf_t){0};
+    }
+    records_free(&first);
+    records_free(&a);
+    records_free(&b);
+    return n;
+}
+
+static int numeric(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789+-.e:,", s[i])) return 0;
+    return 1;
+}
+
+void records_template(const char *rec, size_t len, records_buf_t *t)
+{
+    size_t n = 0;
+    line_t *l = split(rec, len, &n);
+    t->len = 0;
+    put(t, "", 0);
+    for (size_t k = 0; k < n; k++) {
+        size_t h = head_len(l[k]);
+        put(t, l[k].s, h && numeric(l[k].s + h, l[k].len - h) ? h : l[k].len);
+        put(t, "\n", 1);
+    }
+    free(l);
+}
+
+unsigned long long records_hash(const records_buf_t *t)
+{
+    unsigned long long h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (size_t i = 0; i < t->len; i++) h = (h ^ (unsigned char)t->s[i]) * 0x100000001b3ULL;
+    return h;
+}

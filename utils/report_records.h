@@ -1,0 +1,43 @@
+/*
+ * papi-mpit-report: a sequence of per-rank records, each written as its
+ * differences from the record before it (see report_records.c).  No MPI.
+ */
+#ifndef PAPI_MPIT_REPORT_RECORDS_H
+#define PAPI_MPIT_REPORT_RECORDS_H
+
+#include <stddef.h>
+
+/* A growing buffer (records_* abort when memory runs out: the collection
+ * cannot tell its peers). */
+typedef struct records_buf {
+    char *s;
+    size_t len, cap;
+} records_buf_t;
+
+void records_free(records_buf_t *b);
+
+/* Appends rec[0 .. len-1] (lines ending in '\n', none empty) to the
+ * sequence out, written against prev (the record before it, NULL for none). */
+void records_put(records_buf_t *out, const records_buf_t *prev, const char *rec, size_t len);
+
+/* Decodes the record at *pos of seq[0 .. len-1] against prev (the record
+ * before it, NULL for none) into cur, and moves *pos past it.  0, or -1 at
+ * the end of seq or on a malformed record. */
+int records_get(const char *seq, size_t len, size_t *pos, const records_buf_t *prev, records_buf_t *cur);
+
+/* Appends the sequence seq[0 .. len-1], whose first record is written
+ * against ref (NULL: it stands alone), to out, whose last record is *last
+ * (empty for none); *last becomes the last record of seq.  Returns the
+ * records appended, or -1 if seq is malformed (out is then unchanged). */
+int records_join(records_buf_t *out, records_buf_t *last, const char *seq, size_t len,
+                 const records_buf_t *ref);
+
+/* A record's template: each line whose last tab-separated field looks like
+ * a number (digits and + - . e : ,) without that field, the others whole.
+ * Ranks that measured the same events with the same outcome on the same
+ * host have the same template, so a record written against its template
+ * is its values only; records_hash tells two templates apart. */
+void records_template(const char *rec, size_t len, records_buf_t *t);
+unsigned long long records_hash(const records_buf_t *t);
+
+#endif
