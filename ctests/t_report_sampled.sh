@@ -13,6 +13,9 @@
 #   is off.
 # - MPICH with MPI_T events: the maximum comes from the queue events, is
 #   exact (1/101/201/301) and is not among the sampled maxima.
+# - Open MPI 4.1 with SPC (the tool names its events before MPI_Init, so the
+#   SPC watermark is attached): the watermark mended by ob1's length sees the
+#   peak between the tool's two reads, exact with sampling off, not sampled.
 # flavors: openmpi openmpi-spc mpich-events
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,6 +63,17 @@ sampled_run() {
 
 case $FAMILY in
   openmpi)
+    if [ "$FLAVOR" = openmpi-spc ]; then
+      run -np 4 "$wrap" -q -o mended --sample-period 0 -e "$Q" ./report_flood -k $K >mended.out 2>mended.err
+      rc=$?
+      got=$(facts mended)
+      [ $rc = 0 ] && [ "${got%%|*}" = "$want" ] && [ "${got##*|}" = False ] \
+        && ok "Open MPI 4.1 SPC: $Q per rank $want with sampling off (the mended watermark), not sampled" \
+        || { fail "Open MPI 4.1 SPC (exit $rc): '$got', expected '$want|...|False'"; cat mended.err; }
+      [ $fails -eq 0 ] && echo "PASS t_report_sampled ($FLAVOR)" || echo "$fails check(s) failed"
+      [ $fails -eq 0 ]
+      exit
+    fi
     for i in 1 2 3; do sampled_run default$i ""; done
     sampled_run fast 1
     # --sample-period=MS works too, and 0 is off: both reads see empty queues
