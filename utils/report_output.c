@@ -42,6 +42,7 @@ void report_job_free(report_job_t *job)
     free(job->senders.present);
     free(job->senders.matrix);
     free(job->senders.other);
+    for (int k = 0; k < REPORT_MATRIX_KINDS; k++) free(job->matrix.cells[k]);
     free(job->hosts);
     free(job->elapsed);
     memset(job, 0, sizeof *job);
@@ -302,6 +303,7 @@ int report_write_table(FILE *out, const report_job_t *job)
                     s->first_rank, s->name, s->reason);
     }
     write_top_senders(out, job);
+    report_matrix_table(out, job);
     return ferror(out) ? -1 : 0;
 }
 
@@ -343,7 +345,7 @@ int report_write_csv(FILE *out, const report_job_t *job)
 }
 
 /* ---- JSON */
-static void json_str(FILE *out, const char *s)
+void report_json_str(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -388,7 +390,7 @@ static void write_senders_json(FILE *out, const report_job_t *job)
         fputs(",\n  \"senders\": null", out);
         if (s->note[0]) {
             fputs(",\n  \"senders_note\": ", out);
-            json_str(out, s->note);
+            report_json_str(out, s->note);
         }
         return;
     }
@@ -432,10 +434,10 @@ static void write_sampling_json(FILE *out, const report_job_t *job)
     for (int i = 0, k = 0; i < job->nevents; i++)
         if (job->events[i].sampled) {
             if (k++) fputs(", ", out);
-            json_str(out, job->events[i].name);
+            report_json_str(out, job->events[i].name);
         }
     fputs("],\n    \"note\": ", out);
-    json_str(out, note);
+    report_json_str(out, note);
     fputc('}', out);
 }
 
@@ -443,13 +445,13 @@ int report_write_json(FILE *out, const report_job_t *job)
 {
     fputs("{\n  \"tool\": \"papi-mpit-report\",\n  \"ranks\": ", out);
     fprintf(out, "%d,\n  \"mpi_library\": ", job->nprocs);
-    json_str(out, job->mpi_library);
+    report_json_str(out, job->mpi_library);
     fputs(",\n  \"command\": ", out);
-    json_str(out, job->command);
+    report_json_str(out, job->command);
     fputs(",\n  \"started\": ", out);
-    json_str(out, job->started);
+    report_json_str(out, job->started);
     fputs(",\n  \"papi_version\": ", out);
-    json_str(out, job->papi_version);
+    report_json_str(out, job->papi_version);
     fputs(",\n  \"elapsed_s\": ", out);
     json_num(out, max_elapsed(job));
     if (job->tool_cost_measured)
@@ -460,7 +462,7 @@ int report_write_json(FILE *out, const report_job_t *job)
     fputs(",\n  \"hosts\": [", out);
     for (int r = 0; r < job->nprocs; r++) {
         if (r) fputs(", ", out);
-        json_str(out, job->hosts[r]);
+        report_json_str(out, job->hosts[r]);
     }
     fputs("],\n  \"rank_elapsed_s\": [", out);
     for (int r = 0; r < job->nprocs; r++) {
@@ -472,9 +474,9 @@ int report_write_json(FILE *out, const report_job_t *job)
         const report_event_t *e = &job->events[i];
         fputs(i ? ",\n    {" : "\n    {", out);
         fputs("\"name\": ", out);
-        json_str(out, e->name);
+        report_json_str(out, e->name);
         fputs(", \"units\": ", out);
-        json_str(out, e->units);
+        report_json_str(out, e->units);
         fprintf(out, ", \"type\": \"%s\", \"measured_ranks\": %d", e->is_fp ? "double" : "integer",
                 e->nranks);
         if (e->sampled) fputs(", \"sampled\": true", out);
@@ -509,13 +511,14 @@ int report_write_json(FILE *out, const report_job_t *job)
         const report_skip_t *s = &job->skips[i];
         fputs(i ? ",\n    {" : "\n    {", out);
         fputs("\"name\": ", out);
-        json_str(out, s->name);
+        report_json_str(out, s->name);
         fputs(", \"reason\": ", out);
-        json_str(out, s->reason);
+        report_json_str(out, s->reason);
         fprintf(out, ", \"ranks\": %d, \"first_rank\": %d}", s->nranks, s->first_rank);
     }
     fputs(job->nskips ? "\n  ]" : "]", out);
     write_senders_json(out, job);
+    report_matrix_json(out, job);
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
 }

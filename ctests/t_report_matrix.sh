@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# papi-mpit-report's communication matrix (sender x receiver messages and
+# bytes per kind, from Open MPI's monitoring through papi_mpit_peers_*).
+# - The renderings alone (utils/tests/test_matrix.c): matrix.svg renders at 4
+#   ranks and in blocks at 300.
+# - report_matrix_app (a known pattern: common/peers.h point-to-point, one
+#   barrier, one 400-byte broadcast from rank 0) under the tool, its event
+#   list naming no monitoring event (-e mpit:::UNEXPECTED_MSGS: the tool
+#   turns the monitoring on itself), with Open MPI's own printout at
+#   MPI_Finalize (pml_monitoring_enable_output=3) and the self-check:
+#   * Open MPI 5: p2p and coll exact at 4 and 16 ranks in report.json and
+#     matrix.csv, and equal to Open MPI's printout, per pair, once the tool's
+#     own traffic outside the counting window (self-check) is added: bytes
+#     and messages exactly; the tool's point-to-point carries no byte.
+#   * Open MPI 4.1 (openmpi, openmpi-spc): coll exact and equal to the
+#     printout the same way; p2p absent, the reason naming open-mpi/ompi#9260.
+#   * MPICH: no matrix, no files, and the note says MPICH has no per-peer
+#     variables.
+# - PAPI_MPIT_REPORT_MATRIX=0: no matrix, no files, no note.
+# timeout: 600
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common/test_lib.sh"
+report_tool || exit 1
+command -v rsvg-convert >/dev/null || { echo "FAIL: rsvg-convert (librsvg2-bin) not installed"; exit 1; }
+test_workdir report-matrix || exit 1
+renders() { rsvg-convert "$1" -o "$1.png" 2>"$1.err" && [ -s "$1.png" ]; }
+
+# ---- the renderings alone
+if cc -Wall -Wextra -Werror -I"$here/../utils" "$here/../utils/tests/test_matrix.c" "$here/../utils/report_output.c" \
+    "$here/../utils/report_matrix.c" -lm -o test_matrix && ./test_matrix unit; then
+  ok "unit: CSV, JSON, table lines, note, blocks beyond 128 ranks"
+  for f in matrix4 matrix300; do
+    renders unit/$f.svg && ok "unit: $f.svg renders" || { fail "unit: $f.svg does not render"; cat unit/$f.svg.err; }
+  done
+else
+  fail "unit test test_matrix"
+fi
+
+# ---- the known pattern under the tool
+$MPICC -O2 -Wall -Wextra -Werror -I"$here/common" "$here/report_matrix_app.c" -o report_matrix_app \
+  || { echo "FAIL: cannot build report_matrix_app"; exit 1; }
+run() { timeout 180 $MPIRUN $MPIRUN_OPTS "$@"; }
+case $FLAVOR in
+  openmpi-5*) kinds=p2p,coll; absent=; nps="4 16" ;;
+  openmpi*) kinds=coll; absent=p2p:open-mpi/ompi#9260; nps="4 16" ;;
+  *) kinds=; nps=4 ;;
+esac
+for np in $nps; do
+  rm -rf prof$np && mkdir prof$np
+  prof=()
+  [ "$FAMILY" = openmpi ] && prof=(--mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$PWD/prof$np/prof")
+  PAPI_MPIT_REPORT_SELFCHECK=1 run -np $np "${prof[@]}" "$wrap" -q -o out$np -e mpit:::UNEXPECTED_MSGS ./report_matrix_app >out$np.out 2>out$np.err
+  rc=$?
+  if [ -z "$kinds" ]; then
+    if [ $rc = 0 ] && [ ! -e out$np/matrix.csv ] && [ ! -e out$np/matrix.svg ] && python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+sys.exit(r["matrix"] is not None or "MPICH has no per-peer variables" not in r.get("matrix_note", ""))' \
+        out$np/report.json && grep -q "^communication matrix: none (MPICH has no per-peer variables" out$np/report.txt \
+        && grep -q 'id="matrix-none"' out$np/report.html; then
+      ok "np=$np: no matrix on $FLAVOR, and report.json, report.txt and report.html say why"
+    else
+      fail "np=$np (exit $rc): a matrix, or no reason, on $FLAVOR"
+      cat out$np.err
+    fi
+    continue
+  fi
+  if [ $rc = 0 ] && python3 "$here/report_matrix_check.py" out$np $np $kinds $absent \
+      --prof "$PWD/prof$np/prof" out$np.err >out$np.check; then
+    ok "np=$np: $kinds exact (CSV = JSON = the pattern)${absent:+, ${absent%%:*} absent with its reason}; Open MPI's printout = matrix + the tool's own traffic"
+  else
+    fail "np=$np (exit $rc): $(head -20 out$np.check 2>/dev/null)"
+    tail -20 out$np.err
+  fi
+  renders out$np/matrix.svg && ok "np=$np: matrix.svg renders" || fail "np=$np: matrix.svg does not render"
+  grep -q '<h2 id="matrix">' out$np/report.html && grep -q 'id="matrix-table"' out$np/report.html \
+    && ok "np=$np: report.html has the matrix" || fail "np=$np: report.html lacks the matrix"
+done
+
+# ---- turned off
+PAPI_MPIT_REPORT_MATRIX=0 run -np 2 "$wrap" -q -o off -e mpit:::UNEXPECTED_MSGS ./report_matrix_app >off.out 2>off.err
+rc=$?
+if [ $rc = 0 ] && [ ! -e off/matrix.csv ] && [ ! -e off/matrix.svg ] && ! grep -q "communication matrix" off/report.txt \
+    && python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); sys.exit(r["matrix"] is not None or "matrix_note" in r)' \
+       off/report.json; then
+  ok "PAPI_MPIT_REPORT_MATRIX=0: no matrix, no matrix files, no note"
+else
+  fail "PAPI_MPIT_REPORT_MATRIX=0 (exit $rc): $(ls off)"
+fi
+
+[ $fails -eq 0 ] && echo "PASS t_report_matrix ($FLAVOR)" || echo "$fails check(s) failed"
+[ $fails -eq 0 ]
