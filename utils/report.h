@@ -36,6 +36,7 @@ typedef struct report_skip {
     char reason[REPORT_REASON_LEN];
     int nranks;     /* ranks that skipped it */
     int first_rank; /* the first of them */
+    int is_default; /* a default metric the running MPI cannot give (said at the top) */
 } report_skip_t;
 
 /* Unexpected messages by sender (papi_mpit.h): a receiver x sender matrix. */
@@ -105,7 +106,13 @@ void report_job_init(report_job_t *job, int nprocs);
 void report_job_free(report_job_t *job);
 /* The event called name, created (empty, in order of first appearance) if new. */
 report_event_t *report_job_event(report_job_t *job, const char *name, const char *units, int is_fp);
-void report_job_skip(report_job_t *job, const char *name, const char *reason, int rank);
+report_skip_t *report_job_skip(report_job_t *job, const char *name, const char *reason, int rank);
+/* The default metrics the running MPI cannot give, one line each with the
+ * reason, at the top of the table (prefix before each line) and in the
+ * JSON ("not_provided", with its leading ",\n"); how many there are. */
+int report_not_provided_count(const report_job_t *job);
+void report_not_provided_table(FILE *out, const report_job_t *job, const char *prefix);
+void report_not_provided_json(FILE *out, const report_job_t *job);
 /* Allocates the (zeroed) sender matrix with ncols columns; kind is set by
  * the caller, with present[], matrix and other per receiver. */
 void report_job_senders(report_job_t *job, int ncols);

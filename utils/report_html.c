@@ -517,6 +517,20 @@ int report_write_html(FILE *out, const report_job_t *job)
           "measured</a><a href=\"#run\">The "
           "run</a></nav>\n",
           out);
+    int nnot = report_not_provided_count(job);
+    if (nnot) { /* at the top: what this MPI cannot give, and why */
+        fprintf(out, "<div id=\"not-provided\"><p>This MPI cannot give %d of the default metrics:</p><ul>\n",
+                nnot);
+        for (int i = 0; i < job->nskips; i++) {
+            if (!job->skips[i].is_default) continue;
+            fputs("<li><code>", out);
+            H(out, job->skips[i].name);
+            fputs("</code>: ", out);
+            H(out, job->skips[i].reason);
+            fputs("</li>\n", out);
+        }
+        fputs("</ul></div>\n", out);
+    }
     write_glance(out, job, idx, nrows);
 
     fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"note\">A row per event, a column per rank. Each row "

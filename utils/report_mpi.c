@@ -634,8 +634,7 @@ static void report_start(void)
                 snprintf(folded + strlen(folded), sizeof folded - strlen(folded), "%s%s", *folded ? ", " : "",
                          evs[i].name + (strncmp(evs[i].name, "mpit:::", 7) == 0 ? 7 : 0));
         }
-        if (*folded)
-            note("default metrics this MPI does not provide: %s (adding one by name says why)", folded);
+        if (*folded) note("default metrics this MPI does not provide: %s (the report says why)", folded);
     }
     if (helper_running) sampling_begin();
     report_log_start(my_rank);
@@ -648,7 +647,7 @@ static void report_start(void)
 
 /* Rank r's record: "H\thost\telapsed", then "E\tname\tunits\ti|f\tvalue" per
  * measured event (followed by "P\tname" when it is a sampled maximum) and
- * "S\tname\treason" per skipped one; "Q\tperiod_ms\tsamples" when some
+ * "S\tname\treason" per skipped one ("U\t..." for a default metric); "Q\tperiod_ms\tsamples" when some
  * maximum is sampled; then the senders,
  * "M\tkind\tother\tcolumns\tsender:value,..." (nonzero ones only: the record
  * travels in tags, a few bytes per message) or "N\treason"; then the
@@ -678,8 +677,9 @@ static char *serialize(double elapsed, int *len)
                 n += (size_t)snprintf(buf + n, cap - n, "P\t%s\n", e->name);
                 sampled = 1;
             }
-        } else if (e->quiet != SAY_NOTHING) {
-            n += (size_t)snprintf(buf + n, cap - n, "S\t%s\t%s\n", e->name, e->reason);
+        } else if (e->quiet != SAY_NOTHING) { /* U: a default metric, said at the report's top */
+            n += (size_t)snprintf(buf + n, cap - n, "%c\t%s\t%s\n", e->quiet == SAY_FOLDED ? 'U' : 'S',
+                                  e->name, e->reason);
         }
     }
     if (sampled)
@@ -783,8 +783,9 @@ static void deserialize(report_job_t *job, int rank, char *rec)
             if (ms > job->sample_ms) job->sample_ms = ms;
             if (cpu > job->sample_cpu_s) job->sample_cpu_s = cpu;
             if (job->samples_min < 0 || taken < job->samples_min) job->samples_min = taken;
-        } else if (nf >= 2 && f[0][0] == 'S') {
-            report_job_skip(job, f[1], nf >= 3 ? f[2] : "", rank);
+        } else if (nf >= 2 && (f[0][0] == 'S' || f[0][0] == 'U')) {
+            report_skip_t *s = report_job_skip(job, f[1], nf >= 3 ? f[2] : "", rank);
+            if (s && f[0][0] == 'U') s->is_default = 1;
         } else if (nf >= 4 && f[0][0] == 'M') {
             deserialize_senders(job, rank, f[1], f[2], f[3], nf >= 5 ? f[4] : "");
         } else if (nf >= 2 && f[0][0] == 'N') {
@@ -859,14 +860,15 @@ static void report_output(report_job_t *job)
     snprintf(job->started, sizeof job->started, "%s", started_iso);
     report_compute(job);
 
-    /* Skips rank 0 already announced (all ranks) and defaults are not repeated. */
+    /* Skips rank 0 already announced (all ranks) are not repeated; the default
+     * metrics the MPI cannot give are, at the top, each with its reason. */
     const char *q = getenv("PAPI_MPIT_REPORT_QUIET");
     if (!(q && *q && strcmp(q, "0") != 0)) {
         int nskips = job->nskips, k = 0;
         report_skip_t *all = job->skips;
         report_skip_t *partial = calloc((size_t)nskips + 1, sizeof *partial);
         for (int i = 0; partial && i < nskips; i++)
-            if (all[i].nranks < job->nprocs) partial[k++] = all[i];
+            if (all[i].nranks < job->nprocs || all[i].is_default) partial[k++] = all[i];
         if (partial) job->skips = partial, job->nskips = k;
         fflush(stderr);
         report_write_table(stderr, job);

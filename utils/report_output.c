@@ -71,17 +71,17 @@ report_event_t *report_job_event(report_job_t *job, const char *name, const char
     return e;
 }
 
-void report_job_skip(report_job_t *job, const char *name, const char *reason, int rank)
+report_skip_t *report_job_skip(report_job_t *job, const char *name, const char *reason, int rank)
 {
     for (int i = 0; i < job->nskips; i++)
         if (strcmp(job->skips[i].name, name) == 0) {
             job->skips[i].nranks++;
-            return;
+            return &job->skips[i];
         }
     if (job->nskips == job->cap_skips) {
         int cap = job->cap_skips ? 2 * job->cap_skips : 8;
         report_skip_t *s = realloc(job->skips, (size_t)cap * sizeof *s);
-        if (!s) return;
+        if (!s) return NULL;
         job->skips = s;
         job->cap_skips = cap;
     }
@@ -90,6 +90,26 @@ void report_job_skip(report_job_t *job, const char *name, const char *reason, in
     snprintf(s->reason, sizeof s->reason, "%s", reason);
     s->nranks = 1;
     s->first_rank = rank;
+    s->is_default = 0;
+    return s;
+}
+
+int report_not_provided_count(const report_job_t *job)
+{
+    int n = 0;
+    for (int i = 0; i < job->nskips; i++) n += job->skips[i].is_default;
+    return n;
+}
+
+void report_not_provided_table(FILE *out, const report_job_t *job, const char *prefix)
+{
+    for (int i = 0; i < job->nskips; i++) {
+        const report_skip_t *s = &job->skips[i];
+        if (!s->is_default) continue;
+        fprintf(out, "%snot provided by this MPI: %s: %s", prefix, s->name, s->reason);
+        if (s->nranks < job->nprocs) fprintf(out, " (on %d of %d ranks)", s->nranks, job->nprocs);
+        fputc('\n', out);
+    }
 }
 
 void report_job_senders(report_job_t *job, int ncols)
@@ -254,6 +274,7 @@ int report_write_table(FILE *out, const report_job_t *job)
     if (job->command[0]) fprintf(out, "  program: %s\n", job->command);
     char sampling[2048];
     if (report_sampling_note(sampling, sizeof sampling, job)) fprintf(out, "  maxima: %s\n", sampling);
+    report_not_provided_table(out, job, "  ");
 
     int wname = (int)strlen("event"), wunits = (int)strlen("units");
     for (int i = 0; i < job->nevents; i++) {
@@ -296,6 +317,7 @@ int report_write_table(FILE *out, const report_job_t *job)
     if (!job->nevents) fprintf(out, "(no event could be measured)\n");
     for (int i = 0; i < job->nskips; i++) {
         const report_skip_t *s = &job->skips[i];
+        if (s->is_default) continue; /* said at the top */
         if (s->nranks == job->nprocs)
             fprintf(out, "skipped on all ranks: %s (%s)\n", s->name, s->reason);
         else
@@ -441,6 +463,25 @@ static void write_sampling_json(FILE *out, const report_job_t *job)
     fputc('}', out);
 }
 
+/* "not_provided": [{"name", "reason", "ranks"}, ...]: the default
+ * metrics the running MPI cannot give */
+void report_not_provided_json(FILE *out, const report_job_t *job)
+{
+    const char *sep = "";
+    fputs(",\n  \"not_provided\": [", out);
+    for (int i = 0; i < job->nskips; i++) {
+        const report_skip_t *s = &job->skips[i];
+        if (!s->is_default) continue;
+        fprintf(out, "%s\n    {\"name\": ", sep);
+        report_json_str(out, s->name);
+        fputs(", \"reason\": ", out);
+        report_json_str(out, s->reason);
+        fprintf(out, ", \"ranks\": %d}", s->nranks);
+        sep = ",";
+    }
+    fputs(*sep ? "\n  ]" : "]", out);
+}
+
 int report_write_json(FILE *out, const report_job_t *job)
 {
     fputs("{\n  \"tool\": \"papi-mpit-report\",\n  \"ranks\": ", out);
@@ -452,6 +493,7 @@ int report_write_json(FILE *out, const report_job_t *job)
     report_json_str(out, job->started);
     fputs(",\n  \"papi_version\": ", out);
     report_json_str(out, job->papi_version);
+    report_not_provided_json(out, job);
     fputs(",\n  \"elapsed_s\": ", out);
     json_num(out, max_elapsed(job));
     if (job->tool_cost_measured)
@@ -514,7 +556,8 @@ int report_write_json(FILE *out, const report_job_t *job)
         report_json_str(out, s->name);
         fputs(", \"reason\": ", out);
         report_json_str(out, s->reason);
-        fprintf(out, ", \"ranks\": %d, \"first_rank\": %d}", s->nranks, s->first_rank);
+        fprintf(out, ", \"ranks\": %d, \"first_rank\": %d%s}", s->nranks, s->first_rank,
+                s->is_default ? ", \"default\": true" : "");
     }
     fputs(job->nskips ? "\n  ]" : "]", out);
     write_senders_json(out, job);

@@ -138,7 +138,7 @@ void peers_window_close(void)
     if (on) read_at(AT_CLOSE);
 }
 
-size_t peers_record_cap(void) { return 64 + REPORT_MATRIX_KINDS * ((size_t)n * 48 + REPORT_REASON_LEN + 16); }
+size_t peers_record_cap(void) { return 64 + REPORT_MATRIX_KINDS * ((size_t)n * 64 + REPORT_REASON_LEN + 16); }
 
 /* what peer p saw of kind k between moments a and b: messages (w 0), bytes (w 1) */
 static long long diff(int k, int w, int a, int b, int p)
@@ -174,23 +174,36 @@ size_t peers_record(char *buf, size_t cap)
     return at < cap ? at : cap;
 }
 
+/* One write per line: the ranks share stderr, and a line written piecewise
+ * can be cut by another rank's. */
+static void selfcheck_line(int k)
+{
+    size_t cap = 128 + (size_t)n * 64, at = 0;
+    char *line = malloc(cap);
+    if (!line) return;
+    at += (size_t)snprintf(line, cap, PFX "self-check rank %d outside the matrix %s:", my_rank,
+                           report_matrix_kind_name(k));
+    for (int p = 0; p < n && at < cap; p++) {
+        /* since peers_begin, less the window: the tool's own traffic */
+        long long m = val[k][0][AT_END][p] - diff(k, 0, AT_OPEN, AT_CLOSE, p),
+                  b = val[k][1][AT_END][p] - diff(k, 1, AT_OPEN, AT_CLOSE, p);
+        if (source[k].msgs < 0) m = -1;
+        if (m > 0 || b) at += (size_t)snprintf(line + at, cap - at, " %d:%lld:%lld", p, m, b);
+    }
+    if (at + 1 < cap) {
+        line[at] = '\n';
+        line[at + 1] = '\0';
+        fputs(line, stderr);
+    }
+    free(line);
+}
+
 void peers_end(int selfcheck)
 {
     if (!on) return;
     if (read_at(AT_END) && selfcheck)
-        for (int k = 0; k < REPORT_MATRIX_KINDS; k++) {
-            if (!have[k]) continue;
-            /* since peers_begin, less the window: the tool's own traffic */
-            fprintf(stderr, PFX "self-check rank %d outside the matrix %s:", my_rank,
-                    report_matrix_kind_name(k));
-            for (int p = 0; p < n; p++) {
-                long long m = val[k][0][AT_END][p] - diff(k, 0, AT_OPEN, AT_CLOSE, p),
-                          b = val[k][1][AT_END][p] - diff(k, 1, AT_OPEN, AT_CLOSE, p);
-                if (source[k].msgs < 0) m = -1;
-                if (m > 0 || b) fprintf(stderr, " %d:%lld:%lld", p, m, b);
-            }
-            fputc('\n', stderr);
-        }
+        for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
+            if (have[k]) selfcheck_line(k);
     papi_mpit_peers_stop();
     on = 0;
     for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
