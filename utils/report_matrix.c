@@ -234,7 +234,10 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
         "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#444\">row: sending rank, column: receiving rank; ",
         y_top + 38);
     if (k <= REPORT_MATRIX_COLL) fprintf(out, "%.0Lf messages, ", t.msgs);
-    fprintf(out, "%.0Lf bytes; colour: %s", t.bytes, maxb > 0 ? "bytes" : "messages");
+    if (m->ncells[k])
+        fprintf(out, "%.0Lf bytes; colour: %s", t.bytes, maxb > 0 ? "bytes" : "messages");
+    else
+        fputs("nothing sent in the counting window", out);
     if (b > 1) fprintf(out, "; a cell is a block of %d x %d ranks (their sum)", b, b);
     fputs("</text>\n", out);
     fputs("<g shape-rendering=\"crispEdges\">\n", out);
