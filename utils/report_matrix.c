@@ -195,11 +195,24 @@ void report_matrix_table(FILE *out, const report_job_t *job)
 #define MX_ZERO  "#f2f2f2"
 #define MX_RIGHT 150
 
-static int panel_h(void) { return MX_TOP + MX_PLOT + MX_GAP; }
+/* a kind with nothing sent gets its title and that line only */
+static int panel_h(const report_job_t *job, int k)
+{
+    return job->matrix.ncells[k] ? MX_TOP + MX_PLOT + MX_GAP : 56;
+}
 
 static void panel(FILE *out, const report_job_t *job, int k, int y_top)
 {
     const report_matrix_t *m = &job->matrix;
+    if (!m->ncells[k]) {
+        fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"14\">%s: %s</text>\n", y_top + 20, kind_names[k],
+                kind_titles[k]);
+        fprintf(out,
+                "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#444\">nothing sent in the counting "
+                "window</text>\n",
+                y_top + 38);
+        return;
+    }
     int n = job->nprocs, b = report_matrix_block(n), side = (n + b - 1) / b;
     /* block sums, then the scale: bytes, or messages when no byte moved */
     long long *bytes = calloc((size_t)side * (size_t)side, sizeof *bytes);
@@ -234,10 +247,7 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
         "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#444\">row: sending rank, column: receiving rank; ",
         y_top + 38);
     if (k <= REPORT_MATRIX_COLL) fprintf(out, "%.0Lf messages, ", t.msgs);
-    if (m->ncells[k])
-        fprintf(out, "%.0Lf bytes; colour: %s", t.bytes, maxb > 0 ? "bytes" : "messages");
-    else
-        fputs("nothing sent in the counting window", out);
+    fprintf(out, "%.0Lf bytes; colour: %s", t.bytes, maxb > 0 ? "bytes" : "messages");
     if (b > 1) fprintf(out, "; a cell is a block of %d x %d ranks (their sum)", b, b);
     fputs("</text>\n", out);
     fputs("<g shape-rendering=\"crispEdges\">\n", out);
@@ -298,9 +308,9 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
 
 int report_matrix_svg_body(FILE *out, const report_job_t *job)
 {
-    int npanels = 0;
-    for (int k = 0; k < REPORT_MATRIX_KINDS; k++) npanels += job->matrix.nranks[k] > 0;
-    int w = MX_LEFT + MX_PLOT + 24 + MX_RIGHT, h = 40 + npanels * panel_h();
+    int w = MX_LEFT + MX_PLOT + 24 + MX_RIGHT, h = 40;
+    for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
+        if (job->matrix.nranks[k]) h += panel_h(job, k);
     fprintf(out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
             "font-family=\"sans-serif\">\n",
@@ -314,7 +324,7 @@ int report_matrix_svg_body(FILE *out, const report_job_t *job)
     for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
         if (job->matrix.nranks[k]) {
             panel(out, job, k, y);
-            y += panel_h();
+            y += panel_h(job, k);
         }
     fputs("</svg>\n", out);
     return ferror(out) ? -1 : 0;

@@ -60,6 +60,9 @@ int main(int argc, char **argv)
     EXPECT(strstr(text, "<title>0 to 3: 1 messages, 0 bytes</title>") != NULL, "svg: a zero-byte pair shows");
     EXPECT(strstr(text, "<title>2 to 0: 3 messages, 300 bytes</title>") != NULL, "svg: a cell");
     EXPECT(strstr(text, "block of") == NULL, "svg: no blocks at 4 ranks");
+    EXPECT(strstr(text, "rma_put: one-sided puts and accumulates</text>") &&
+               strstr(text, "nothing sent in the counting window"),
+           "svg: an empty kind said");
     if (dir) EXPECT(report_write_file(dir, "matrix4.svg", &job, report_write_matrix_svg) == 0, "svg file");
     free(text);
     report_job_free(&job);
