@@ -4,7 +4,8 @@
  * and one zero-byte message to its right neighbour), one barrier (one
  * zero-byte collective message from every rank to every other) and one
  * broadcast of BCAST_BYTES from rank 0 (one message of that size to every
- * other rank, counted at the root).  With the argument "idle" it does none
+ * other rank, counted at the root).  With "rma" it does only one-sided
+ * operations (rma below); with "idle" it does none
  * of it: what Open MPI's printout then shows is the MPI's and the tool's
  * own.  Prints nothing. */
 #include <mpi.h>
@@ -15,6 +16,21 @@
 
 #define BCAST_BYTES 400
 
+/* "rma": rank r puts 8 (r + 1) bytes into its right neighbour's window and
+ * gets RMA_GET bytes from its left one, in one fence epoch */
+#define RMA_GET 24
+static void rma(int rank, int size)
+{
+    char *base, out[8 * 64] = {0}, in[RMA_GET];
+    MPI_Win win;
+    MPI_Win_allocate(8 * 64 + RMA_GET, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    MPI_Win_fence(0, win);
+    MPI_Put(out, 8 * (rank + 1), MPI_BYTE, (rank + 1) % size, 0, 8 * (rank + 1), MPI_BYTE, win);
+    MPI_Get(in, RMA_GET, MPI_BYTE, (rank + size - 1) % size, 8 * 64, RMA_GET, MPI_BYTE, win);
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, nreq;
@@ -23,6 +39,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc > 1 && strcmp(argv[1], "idle") == 0) {
+        MPI_Finalize();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "rma") == 0) { /* one-sided only */
+        rma(rank, size);
         MPI_Finalize();
         return 0;
     }

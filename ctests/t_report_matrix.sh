@@ -20,6 +20,9 @@
 #     printout the same way; p2p absent, the reason naming open-mpi/ompi#9260.
 #   * MPICH: no matrix, no files, and the note says MPICH has no per-peer
 #     variables.
+# - report_matrix_app rma (Open MPI, 4 ranks): rank r puts 8 (r+1) bytes to
+#   r+1 and gets 24 bytes from r-1; rma_put and rma_get exact and equal to
+#   the printout's S and R lines.
 # - At 4 ranks (default events): every default metric the MPI cannot give is
 #   named with its reason at the top of report.txt, report.json
 #   ("not_provided") and report.html, and not again among the skipped.
@@ -111,6 +114,22 @@ sys.exit(r["matrix"] is not None or "MPICH has no per-peer variables" not in r.g
   grep -q '<h2 id="matrix">' out$np/report.html && grep -q 'id="matrix-table"' out$np/report.html \
     && ok "np=$np: report.html has the matrix" || fail "np=$np: report.html lacks the matrix"
 done
+
+# ---- one-sided only (report_matrix_app rma, 4 ranks, default events as in the
+# idle run above): rma_put and rma_get exact, and equal to the printout's S
+# and R lines (bytes: Open MPI counts a get as a zero-byte "sent" too)
+if [ "$FAMILY" = openmpi ]; then
+  rm -rf profrma && mkdir profrma
+  PAPI_MPIT_REPORT_SELFCHECK=1 run -np 4 --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename \
+    "$PWD/profrma/prof" "$wrap" -q -o outrma ./report_matrix_app rma >outrma.out 2>outrma.err
+  rc=$?
+  if [ $rc = 0 ] && python3 "$here/report_matrix_check.py" outrma 4 rma_put,rma_get $absent \
+      --prof "$PWD/profrma/prof" outrma.err --idle "$PWD/idle4/prof" idle4.err >outrma.check; then
+    ok "rma: rma_put and rma_get exact, and equal to Open MPI's printout"
+  else
+    fail "rma (exit $rc): $(head -20 outrma.check 2>/dev/null)"
+  fi
+fi
 
 # ---- turned off
 PAPI_MPIT_REPORT_MATRIX=0 run -np 2 "$wrap" -q -o off -e mpit:::UNEXPECTED_MSGS ./report_matrix_app >off.out 2>off.err
