@@ -51,10 +51,10 @@ unitdir=$BUILD/ctests-build/unit
 mkdir -p "$unitdir"
 run_unit names bash -c "cc -Wall -Wextra -Werror -I'$SRC/components/mpit' '$SRC/components/mpit/tests/test_names.c' '$SRC/components/mpit/mpit_names.c' -o '$unitdir/test_names' && '$unitdir/test_names'"
 run_unit engine make -s -C "$SRC/components/mpit/tests" -f Makefile.engine check BUILDDIR="$unitdir"
-# the report tool's renderings without MPI (table, CSV, JSON, SVG, sender matrix)
-for t in output senders; do
+# the report tool's renderings without MPI (table, CSV, JSON, SVG, sender matrix, communication matrix)
+for t in output senders matrix; do
   run_unit report-$t bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_$t.c' \
-    '$SRC/utils/report_output.c' -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
+    '$SRC/utils/report_output.c' '$SRC/utils/report_matrix.c' -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
 done
 # the record sequences of the collection (written against the record before)
 run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_records.c' \

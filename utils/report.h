@@ -36,6 +36,7 @@ typedef struct report_skip {
     char reason[REPORT_REASON_LEN];
     int nranks;     /* ranks that skipped it */
     int first_rank; /* the first of them */
+    int is_default; /* a default metric the running MPI cannot give (said at the top) */
 } report_skip_t;
 
 /* Unexpected messages by sender (papi_mpit.h): a receiver x sender matrix. */
@@ -48,6 +49,29 @@ typedef struct report_senders {
     long long *other;             /* per receiver: senders beyond ncols, or not translatable */
     char note[REPORT_REASON_LEN]; /* why there is no matrix (kind NONE) */
 } report_senders_t;
+
+/* The communication matrix (papi_mpit_peers_*, Open MPI's monitoring):
+ * per kind, the sender x receiver pairs with any traffic in the counting
+ * window, sorted by sender then receiver (report_matrix.c). */
+enum {
+    REPORT_MATRIX_P2P,
+    REPORT_MATRIX_COLL,
+    REPORT_MATRIX_RMA_PUT,
+    REPORT_MATRIX_RMA_GET,
+    REPORT_MATRIX_KINDS
+};
+typedef struct report_cell {
+    int sender, receiver;
+    long long msgs; /* -1: the MPI counts no messages for this kind (RMA) */
+    long long bytes;
+} report_cell_t;
+typedef struct report_matrix {
+    int nranks[REPORT_MATRIX_KINDS]; /* ranks that gave the kind (0: absent) */
+    int ncells[REPORT_MATRIX_KINDS], cap[REPORT_MATRIX_KINDS];
+    report_cell_t *cells[REPORT_MATRIX_KINDS];
+    char why[REPORT_MATRIX_KINDS][REPORT_REASON_LEN]; /* why a kind is absent */
+    char note[REPORT_REASON_LEN];                     /* why there is no matrix at all */
+} report_matrix_t;
 
 typedef struct report_job {
     int nprocs;
@@ -74,6 +98,7 @@ typedef struct report_job {
     int nskips, cap_skips;
     report_skip_t *skips;
     report_senders_t senders;
+    report_matrix_t matrix;
 } report_job_t;
 
 /* Allocation and filling (rank 0). */
@@ -81,10 +106,41 @@ void report_job_init(report_job_t *job, int nprocs);
 void report_job_free(report_job_t *job);
 /* The event called name, created (empty, in order of first appearance) if new. */
 report_event_t *report_job_event(report_job_t *job, const char *name, const char *units, int is_fp);
-void report_job_skip(report_job_t *job, const char *name, const char *reason, int rank);
+report_skip_t *report_job_skip(report_job_t *job, const char *name, const char *reason, int rank);
+/* The default metrics the running MPI cannot give, one line each with the
+ * reason, at the top of the table (prefix before each line) and in the
+ * JSON ("not_provided", with its leading ",\n"); how many there are. */
+int report_not_provided_count(const report_job_t *job);
+void report_not_provided_table(FILE *out, const report_job_t *job, const char *prefix);
+void report_not_provided_json(FILE *out, const report_job_t *job);
 /* Allocates the (zeroed) sender matrix with ncols columns; kind is set by
  * the caller, with present[], matrix and other per receiver. */
 void report_job_senders(report_job_t *job, int ncols);
+
+/* The communication matrix (report_matrix.c).  Kind names: "p2p", "coll",
+ * "rma_put", "rma_get"; -1 for an unknown name. */
+const char *report_matrix_kind_name(int kind);
+int report_matrix_kind(const char *name);
+/* Rank rank gave kind (entries may follow, or none: no traffic). */
+void report_matrix_present(report_job_t *job, int kind);
+void report_matrix_add(report_job_t *job, int kind, int sender, int receiver, long long msgs,
+                       long long bytes);
+/* Sorts the cells (after the last add). */
+void report_matrix_finish(report_job_t *job);
+/* 1 when some kind is present. */
+int report_matrix_any(const report_job_t *job);
+/* matrix.csv: kind,sender,receiver,messages,bytes (messages empty when
+ * unknown); matrix.svg: a heatmap of bytes per kind; the JSON "matrix"
+ * member (with its leading ",\n"); the table's lines (totals and the
+ * busiest pair per kind). */
+int report_write_matrix_csv(FILE *out, const report_job_t *job);
+int report_write_matrix_svg(FILE *out, const report_job_t *job);
+int report_matrix_svg_body(FILE *out, const report_job_t *job);
+void report_matrix_json(FILE *out, const report_job_t *job);
+void report_matrix_table(FILE *out, const report_job_t *job);
+/* The heatmap's blocks: ranks per cell side, 1 up to REPORT_MATRIX_SIDE ranks. */
+#define REPORT_MATRIX_SIDE 128
+int report_matrix_block(int nprocs);
 
 /* min, max, mean, ranks of min and max, imbalance of every event. */
 void report_compute(report_job_t *job);
@@ -133,6 +189,7 @@ void report_fmt_num(char *buf, size_t len, double v);                         /*
 void report_fmt_value(char *buf, size_t len, const report_event_t *e, int r); /* exact, as in JSON */
 void report_fmt_json_num(char *buf, size_t len, double v);                    /* exact, as in JSON */
 void report_xml_str(FILE *out, const char *s);                                /* escaped for XML/HTML */
+void report_json_str(FILE *out, const char *s);                               /* a JSON string */
 void report_heat_colour(double t, char *buf, size_t len);                     /* 0 < t <= 1, blues */
 /* One bar chart panel (800 x REPORT_PANEL_H px) of an event, a bar per rank,
  * drawn at y0 inside an SVG document. */

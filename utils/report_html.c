@@ -320,6 +320,65 @@ static void write_senders(FILE *out, const report_job_t *job)
     report_senders_svg_body(out, job);
 }
 
+/* ---- the communication matrix: a line per kind, then the heatmaps */
+static void write_matrix(FILE *out, const report_job_t *job)
+{
+    const report_matrix_t *m = &job->matrix;
+    fputs("<h2 id=\"matrix\">Communication matrix</h2>\n", out);
+    if (!report_matrix_any(job)) {
+        fputs("<p id=\"matrix-none\">Not available", out);
+        if (m->note[0]) fputs(": ", out), H(out, m->note);
+        fputs(". The matrix needs Open MPI's monitoring (the tool turns it on), and is off with "
+              "PAPI_MPIT_REPORT_MATRIX=0.</p>\n",
+              out);
+        return;
+    }
+    fputs(
+        "<p class=\"note\">Who sent how much to whom in the counting window (the tool's own messages are "
+        "not in it), as Open MPI's monitoring counts it: user point-to-point apart from collectives (each "
+        "call's logical messages, not what its algorithm moves) and one-sided bytes. Row: the sending rank; "
+        "column: the receiving rank (MPI_COMM_WORLD). Every pair is in matrix.csv and report.json.",
+        out);
+    int b = report_matrix_block(job->nprocs);
+    if (b > 1)
+        fprintf(out,
+                " <b>%d ranks are too many for a cell per pair: a cell is a block of %d x %d ranks and shows "
+                "their sum</b>.",
+                job->nprocs, b, b);
+    fputs("</p>\n<table id=\"matrix-table\"><thead><tr><th>kind</th><th>messages</th><th>bytes</th>"
+          "<th>pairs</th><th>busiest pair</th></tr></thead><tbody>\n",
+          out);
+    for (int k = 0; k < REPORT_MATRIX_KINDS; k++) {
+        fprintf(out, "<tr><td>%s</td>", report_matrix_kind_name(k));
+        if (!m->nranks[k]) {
+            fputs("<td colspan=\"4\">not available: ", out);
+            H(out, m->why[k][0] ? m->why[k] : "not given by this MPI");
+            fputs("</td></tr>\n", out);
+            continue;
+        }
+        long long msgs = 0, bytes = 0;
+        const report_cell_t *top = NULL;
+        for (int i = 0; i < m->ncells[k]; i++) {
+            const report_cell_t *c = &m->cells[k][i];
+            if (c->msgs > 0) msgs += c->msgs;
+            bytes += c->bytes;
+            if (!top || c->bytes > top->bytes || (c->bytes == top->bytes && c->msgs > top->msgs)) top = c;
+        }
+        if (k <= REPORT_MATRIX_COLL)
+            int_td(out, msgs);
+        else
+            fputs("<td>-</td>", out);
+        int_td(out, bytes);
+        int_td(out, m->ncells[k]);
+        if (top)
+            fprintf(out, "<td>%d &rarr; %d: %lld bytes</td></tr>\n", top->sender, top->receiver, top->bytes);
+        else
+            fputs("<td>none</td></tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+    report_matrix_svg_body(out, job);
+}
+
 /* ---- not measured */
 static void write_skipped(FILE *out, const report_job_t *job)
 {
@@ -426,6 +485,7 @@ static void write_run(FILE *out, const report_job_t *job)
           "report.json (everything), overview.svg and chart.svg (the pictures)",
           out);
     if (job->senders.kind != REPORT_SENDERS_NONE) fputs(", senders.csv and senders.svg (the matrix)", out);
+    if (report_matrix_any(job)) fputs(", matrix.csv and matrix.svg (the communication matrix)", out);
     fputs(".</p>\n", out);
 }
 
@@ -451,12 +511,26 @@ int report_write_html(FILE *out, const report_job_t *job)
     if (null) write_hosts(null, job, &nhosts), fclose(null);
     fprintf(out, "%d host%s, %.3f s from MPI_Init to MPI_Finalize", nhosts, nhosts == 1 ? "" : "s", hi);
     if (job->mpi_library[0]) fputs("; ", out), H(out, job->mpi_library);
-    fputs(
-        "</p>\n<nav><a href=\"#overview\">Overview</a><a href=\"#summary\">Summary</a><a "
-        "href=\"#charts\">Per "
-        "rank</a><a href=\"#senders\">By sender</a><a href=\"#skipped\">Not measured</a><a href=\"#run\">The "
-        "run</a></nav>\n",
-        out);
+    fputs("</p>\n<nav><a href=\"#overview\">Overview</a><a href=\"#summary\">Summary</a><a "
+          "href=\"#charts\">Per "
+          "rank</a><a href=\"#senders\">By sender</a><a href=\"#matrix\">Matrix</a><a href=\"#skipped\">Not "
+          "measured</a><a href=\"#run\">The "
+          "run</a></nav>\n",
+          out);
+    int nnot = report_not_provided_count(job);
+    if (nnot) { /* at the top: what this MPI cannot give, and why */
+        fprintf(out, "<div id=\"not-provided\"><p>This MPI cannot give %d of the default metrics:</p><ul>\n",
+                nnot);
+        for (int i = 0; i < job->nskips; i++) {
+            if (!job->skips[i].is_default) continue;
+            fputs("<li><code>", out);
+            H(out, job->skips[i].name);
+            fputs("</code>: ", out);
+            H(out, job->skips[i].reason);
+            fputs("</li>\n", out);
+        }
+        fputs("</ul></div>\n", out);
+    }
     write_glance(out, job, idx, nrows);
 
     fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"note\">A row per event, a column per rank. Each row "
@@ -477,6 +551,7 @@ int report_write_html(FILE *out, const report_job_t *job)
     write_summary(out, job, idx, nrows);
     write_charts(out, job, idx, nrows);
     write_senders(out, job);
+    write_matrix(out, job);
     write_skipped(out, job);
     write_run(out, job);
     fprintf(out, "<script>\n%s</script>\n</body></html>\n", SCRIPT);

@@ -54,6 +54,7 @@
 #include "report.h"
 #include "report_collect.h"
 #include "report_log.h"
+#include "report_peers.h"
 #include "report_records.h"
 #include "report_sample.h"
 
@@ -455,6 +456,7 @@ static void announce_before_init(void)
     }
     papi_mpit_quiet(was_quiet);
     free(copy);
+    peers_announce();
 }
 
 /* Self-check (PAPI_MPIT_REPORT_SELFCHECK=1, for the tests): what the
@@ -607,6 +609,8 @@ static void report_start(void)
     /* Threads are in use from now on: register the id function before our
      * thread exists (PAPI refuses it later); a no-op if the program did. */
     PAPI_thread_init(pthread_self_id);
+    /* before the tool's start-up messages, which the self-check can then tell */
+    peers_begin(my_rank, nprocs);
     /* the tool's only start-up communication, before counting starts */
     selfcheck_begin();
     collect_open();
@@ -630,27 +634,28 @@ static void report_start(void)
                 snprintf(folded + strlen(folded), sizeof folded - strlen(folded), "%s%s", *folded ? ", " : "",
                          evs[i].name + (strncmp(evs[i].name, "mpit:::", 7) == 0 ? 7 : 0));
         }
-        if (*folded)
-            note("default metrics this MPI does not provide: %s (adding one by name says why)", folded);
+        if (*folded) note("default metrics this MPI does not provide: %s (the report says why)", folded);
     }
     if (helper_running) sampling_begin();
     report_log_start(my_rank);
     if (helper_running) senders_begin();
     collect_started();
+    peers_window_open();
     t_start = PMPI_Wtime();
     t_startup = t_start - t0;
 }
 
 /* Rank r's record: "H\thost\telapsed", then "E\tname\tunits\ti|f\tvalue" per
  * measured event (followed by "P\tname" when it is a sampled maximum) and
- * "S\tname\treason" per skipped one; "Q\tperiod_ms\tsamples" when some
+ * "S\tname\treason" per skipped one ("U\t..." for a default metric); "Q\tperiod_ms\tsamples" when some
  * maximum is sampled; then the senders,
  * "M\tkind\tother\tcolumns\tsender:value,..." (nonzero ones only: the record
- * travels in tags, a few bytes per message) or "N\treason". */
+ * travels in tags, a few bytes per message) or "N\treason"; then the
+ * communication matrix's row (report_peers.h: X, Y or W lines). */
 static char *serialize(double elapsed, int *len)
 {
     size_t cap = 256 + (size_t)nev * (2 * REPORT_NAME_LEN + REPORT_REASON_LEN + 64) +
-                 (size_t)senders_cols * 32 + REPORT_REASON_LEN,
+                 (size_t)senders_cols * 32 + REPORT_REASON_LEN + peers_record_cap(),
            n = 0;
     char *buf = malloc(cap), host[REPORT_HOST_LEN] = "";
     int sampled = 0;
@@ -672,8 +677,9 @@ static char *serialize(double elapsed, int *len)
                 n += (size_t)snprintf(buf + n, cap - n, "P\t%s\n", e->name);
                 sampled = 1;
             }
-        } else if (e->quiet != SAY_NOTHING) {
-            n += (size_t)snprintf(buf + n, cap - n, "S\t%s\t%s\n", e->name, e->reason);
+        } else if (e->quiet != SAY_NOTHING) { /* U: a default metric, said at the report's top */
+            n += (size_t)snprintf(buf + n, cap - n, "%c\t%s\t%s\n", e->quiet == SAY_FOLDED ? 'U' : 'S',
+                                  e->name, e->reason);
         }
     }
     if (sampled)
@@ -691,6 +697,7 @@ static char *serialize(double elapsed, int *len)
     } else if (senders_why[0]) {
         n += (size_t)snprintf(buf + n, cap - n, "N\t%s\n", senders_why);
     }
+    n += peers_record(buf + n, cap - n);
     *len = (int)n;
     return buf;
 }
@@ -717,6 +724,29 @@ static void deserialize_senders(report_job_t *job, int rank, const char *kind, c
         if (c >= 0 && c < ncols) row[c] = v;
         p = *end == ',' ? end + 1 : end;
         if (*end != ',') break;
+    }
+}
+
+/* "peer:msgs:bytes,..." of rank's row (gets: the peer sent) */
+static void deserialize_matrix(report_job_t *job, int rank, int kind, const char *cells)
+{
+    if (kind < 0) return;
+    report_matrix_present(job, kind);
+    for (const char *p = cells; *p;) {
+        char *end;
+        long peer = strtol(p, &end, 10);
+        if (*end != ':') break;
+        long long m = strtoll(end + 1, &end, 10);
+        if (*end != ':') break;
+        long long b = strtoll(end + 1, &end, 10);
+        if (peer >= 0 && peer < job->nprocs) {
+            if (kind == REPORT_MATRIX_RMA_GET)
+                report_matrix_add(job, kind, (int)peer, rank, m, b);
+            else
+                report_matrix_add(job, kind, rank, (int)peer, m, b);
+        }
+        if (*end != ',') break;
+        p = end + 1;
     }
 }
 
@@ -753,12 +783,21 @@ static void deserialize(report_job_t *job, int rank, char *rec)
             if (ms > job->sample_ms) job->sample_ms = ms;
             if (cpu > job->sample_cpu_s) job->sample_cpu_s = cpu;
             if (job->samples_min < 0 || taken < job->samples_min) job->samples_min = taken;
-        } else if (nf >= 2 && f[0][0] == 'S') {
-            report_job_skip(job, f[1], nf >= 3 ? f[2] : "", rank);
+        } else if (nf >= 2 && (f[0][0] == 'S' || f[0][0] == 'U')) {
+            report_skip_t *s = report_job_skip(job, f[1], nf >= 3 ? f[2] : "", rank);
+            if (s && f[0][0] == 'U') s->is_default = 1;
         } else if (nf >= 4 && f[0][0] == 'M') {
             deserialize_senders(job, rank, f[1], f[2], f[3], nf >= 5 ? f[4] : "");
         } else if (nf >= 2 && f[0][0] == 'N') {
             if (!job->senders.note[0]) snprintf(job->senders.note, sizeof job->senders.note, "%s", f[1]);
+        } else if (nf >= 2 && f[0][0] == 'X') {
+            deserialize_matrix(job, rank, report_matrix_kind(f[1]), nf >= 3 ? f[2] : "");
+        } else if (nf >= 3 && f[0][0] == 'Y') {
+            int k = report_matrix_kind(f[1]);
+            if (k >= 0 && !job->matrix.why[k][0])
+                snprintf(job->matrix.why[k], sizeof job->matrix.why[k], "%s", f[2]);
+        } else if (nf >= 2 && f[0][0] == 'W') {
+            if (!job->matrix.note[0]) snprintf(job->matrix.note, sizeof job->matrix.note, "%s", f[1]);
         }
     }
 }
@@ -821,14 +860,15 @@ static void report_output(report_job_t *job)
     snprintf(job->started, sizeof job->started, "%s", started_iso);
     report_compute(job);
 
-    /* Skips rank 0 already announced (all ranks) and defaults are not repeated. */
+    /* Skips rank 0 already announced (all ranks) are not repeated; the default
+     * metrics the MPI cannot give are, at the top, each with its reason. */
     const char *q = getenv("PAPI_MPIT_REPORT_QUIET");
     if (!(q && *q && strcmp(q, "0") != 0)) {
         int nskips = job->nskips, k = 0;
         report_skip_t *all = job->skips;
         report_skip_t *partial = calloc((size_t)nskips + 1, sizeof *partial);
         for (int i = 0; partial && i < nskips; i++)
-            if (all[i].nranks < job->nprocs) partial[k++] = all[i];
+            if (all[i].nranks < job->nprocs || all[i].is_default) partial[k++] = all[i];
         if (partial) job->skips = partial, job->nskips = k;
         fflush(stderr);
         report_write_table(stderr, job);
@@ -851,10 +891,16 @@ static void report_output(report_job_t *job)
             note("cannot create the output directory %s: %s; no files written", dir, strerror(errno));
             return;
         }
-        static const char *const sfiles[] = {"senders.csv", "senders.svg"};
-        int (*const srender[])(FILE *, const report_job_t *) = {render_senders_csv, report_write_senders_svg};
-        int nfiles = job->senders.kind != REPORT_SENDERS_NONE ? NBASE + 2 : NBASE;
+        /* then the matrices' files, those that have a matrix */
+        static const char *const sfiles[] = {"senders.csv", "senders.svg", "matrix.csv", "matrix.svg"};
+        int (*const srender[])(FILE *, const report_job_t *) = {
+            render_senders_csv, report_write_senders_svg, report_write_matrix_csv, report_write_matrix_svg};
+        const int swant[] = {job->senders.kind != REPORT_SENDERS_NONE,
+                             job->senders.kind != REPORT_SENDERS_NONE, report_matrix_any(job),
+                             report_matrix_any(job)};
+        int nfiles = NBASE + 4;
         for (int i = 0; i < nfiles; i++) {
+            if (i >= NBASE && !swant[i - NBASE]) continue;
             const char *file = i < NBASE ? files[i] : sfiles[i - NBASE];
             if (report_write_file(dir, file, job, i < NBASE ? render[i] : srender[i - NBASE])) {
                 note("cannot write %s/%s: %s; %s", dir, file, strerror(errno),
@@ -862,8 +908,8 @@ static void report_output(report_job_t *job)
                 return;
             }
         }
-        note("wrote report.html, report.txt, ranks.csv, report.json, chart.svg%s in %s",
-             nfiles > NBASE ? ", overview.svg, senders.csv and senders.svg" : " and overview.svg", dir);
+        note("wrote report.html, report.txt, ranks.csv, report.json, chart.svg, overview.svg%s%s in %s",
+             swant[0] ? ", senders.csv, senders.svg" : "", swant[2] ? ", matrix.csv, matrix.svg" : "", dir);
     }
 }
 
@@ -881,6 +927,7 @@ static void report_finish(void)
     }
     report_log_finish(my_rank);
     senders_end();
+    peers_window_close();
 
     /* Everything below is collective: every rank takes part, whatever failed. */
     int len = 0;
@@ -894,6 +941,7 @@ static void report_finish(void)
         report_job_init(job, nprocs);
         job->samples_min = -1; /* until a rank says */
         deserialize_all(job, all, total);
+        report_matrix_finish(job);
         read_library_version(job);
         int v = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
         if (v > 0)
@@ -912,6 +960,8 @@ static void report_finish(void)
     collect_release();
     selfcheck_end("collection");
     collect_close();
+    const char *check = getenv("PAPI_MPIT_REPORT_SELFCHECK");
+    peers_end(check && strcmp(check, "1") == 0);
     free(mine);
     free(all);
     free(senders_counts);

@@ -42,6 +42,7 @@ void report_job_free(report_job_t *job)
     free(job->senders.present);
     free(job->senders.matrix);
     free(job->senders.other);
+    for (int k = 0; k < REPORT_MATRIX_KINDS; k++) free(job->matrix.cells[k]);
     free(job->hosts);
     free(job->elapsed);
     memset(job, 0, sizeof *job);
@@ -70,17 +71,17 @@ report_event_t *report_job_event(report_job_t *job, const char *name, const char
     return e;
 }
 
-void report_job_skip(report_job_t *job, const char *name, const char *reason, int rank)
+report_skip_t *report_job_skip(report_job_t *job, const char *name, const char *reason, int rank)
 {
     for (int i = 0; i < job->nskips; i++)
         if (strcmp(job->skips[i].name, name) == 0) {
             job->skips[i].nranks++;
-            return;
+            return &job->skips[i];
         }
     if (job->nskips == job->cap_skips) {
         int cap = job->cap_skips ? 2 * job->cap_skips : 8;
         report_skip_t *s = realloc(job->skips, (size_t)cap * sizeof *s);
-        if (!s) return;
+        if (!s) return NULL;
         job->skips = s;
         job->cap_skips = cap;
     }
@@ -89,6 +90,26 @@ void report_job_skip(report_job_t *job, const char *name, const char *reason, in
     snprintf(s->reason, sizeof s->reason, "%s", reason);
     s->nranks = 1;
     s->first_rank = rank;
+    s->is_default = 0;
+    return s;
+}
+
+int report_not_provided_count(const report_job_t *job)
+{
+    int n = 0;
+    for (int i = 0; i < job->nskips; i++) n += job->skips[i].is_default;
+    return n;
+}
+
+void report_not_provided_table(FILE *out, const report_job_t *job, const char *prefix)
+{
+    for (int i = 0; i < job->nskips; i++) {
+        const report_skip_t *s = &job->skips[i];
+        if (!s->is_default) continue;
+        fprintf(out, "%snot provided by this MPI: %s: %s", prefix, s->name, s->reason);
+        if (s->nranks < job->nprocs) fprintf(out, " (on %d of %d ranks)", s->nranks, job->nprocs);
+        fputc('\n', out);
+    }
 }
 
 void report_job_senders(report_job_t *job, int ncols)
@@ -253,6 +274,7 @@ int report_write_table(FILE *out, const report_job_t *job)
     if (job->command[0]) fprintf(out, "  program: %s\n", job->command);
     char sampling[2048];
     if (report_sampling_note(sampling, sizeof sampling, job)) fprintf(out, "  maxima: %s\n", sampling);
+    report_not_provided_table(out, job, "  ");
 
     int wname = (int)strlen("event"), wunits = (int)strlen("units");
     for (int i = 0; i < job->nevents; i++) {
@@ -295,6 +317,7 @@ int report_write_table(FILE *out, const report_job_t *job)
     if (!job->nevents) fprintf(out, "(no event could be measured)\n");
     for (int i = 0; i < job->nskips; i++) {
         const report_skip_t *s = &job->skips[i];
+        if (s->is_default) continue; /* said at the top */
         if (s->nranks == job->nprocs)
             fprintf(out, "skipped on all ranks: %s (%s)\n", s->name, s->reason);
         else
@@ -302,6 +325,7 @@ int report_write_table(FILE *out, const report_job_t *job)
                     s->first_rank, s->name, s->reason);
     }
     write_top_senders(out, job);
+    report_matrix_table(out, job);
     return ferror(out) ? -1 : 0;
 }
 
@@ -343,7 +367,7 @@ int report_write_csv(FILE *out, const report_job_t *job)
 }
 
 /* ---- JSON */
-static void json_str(FILE *out, const char *s)
+void report_json_str(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -388,7 +412,7 @@ static void write_senders_json(FILE *out, const report_job_t *job)
         fputs(",\n  \"senders\": null", out);
         if (s->note[0]) {
             fputs(",\n  \"senders_note\": ", out);
-            json_str(out, s->note);
+            report_json_str(out, s->note);
         }
         return;
     }
@@ -432,24 +456,44 @@ static void write_sampling_json(FILE *out, const report_job_t *job)
     for (int i = 0, k = 0; i < job->nevents; i++)
         if (job->events[i].sampled) {
             if (k++) fputs(", ", out);
-            json_str(out, job->events[i].name);
+            report_json_str(out, job->events[i].name);
         }
     fputs("],\n    \"note\": ", out);
-    json_str(out, note);
+    report_json_str(out, note);
     fputc('}', out);
+}
+
+/* "not_provided": [{"name", "reason", "ranks"}, ...]: the default
+ * metrics the running MPI cannot give */
+void report_not_provided_json(FILE *out, const report_job_t *job)
+{
+    const char *sep = "";
+    fputs(",\n  \"not_provided\": [", out);
+    for (int i = 0; i < job->nskips; i++) {
+        const report_skip_t *s = &job->skips[i];
+        if (!s->is_default) continue;
+        fprintf(out, "%s\n    {\"name\": ", sep);
+        report_json_str(out, s->name);
+        fputs(", \"reason\": ", out);
+        report_json_str(out, s->reason);
+        fprintf(out, ", \"ranks\": %d}", s->nranks);
+        sep = ",";
+    }
+    fputs(*sep ? "\n  ]" : "]", out);
 }
 
 int report_write_json(FILE *out, const report_job_t *job)
 {
     fputs("{\n  \"tool\": \"papi-mpit-report\",\n  \"ranks\": ", out);
     fprintf(out, "%d,\n  \"mpi_library\": ", job->nprocs);
-    json_str(out, job->mpi_library);
+    report_json_str(out, job->mpi_library);
     fputs(",\n  \"command\": ", out);
-    json_str(out, job->command);
+    report_json_str(out, job->command);
     fputs(",\n  \"started\": ", out);
-    json_str(out, job->started);
+    report_json_str(out, job->started);
     fputs(",\n  \"papi_version\": ", out);
-    json_str(out, job->papi_version);
+    report_json_str(out, job->papi_version);
+    report_not_provided_json(out, job);
     fputs(",\n  \"elapsed_s\": ", out);
     json_num(out, max_elapsed(job));
     if (job->tool_cost_measured)
@@ -460,7 +504,7 @@ int report_write_json(FILE *out, const report_job_t *job)
     fputs(",\n  \"hosts\": [", out);
     for (int r = 0; r < job->nprocs; r++) {
         if (r) fputs(", ", out);
-        json_str(out, job->hosts[r]);
+        report_json_str(out, job->hosts[r]);
     }
     fputs("],\n  \"rank_elapsed_s\": [", out);
     for (int r = 0; r < job->nprocs; r++) {
@@ -472,9 +516,9 @@ int report_write_json(FILE *out, const report_job_t *job)
         const report_event_t *e = &job->events[i];
         fputs(i ? ",\n    {" : "\n    {", out);
         fputs("\"name\": ", out);
-        json_str(out, e->name);
+        report_json_str(out, e->name);
         fputs(", \"units\": ", out);
-        json_str(out, e->units);
+        report_json_str(out, e->units);
         fprintf(out, ", \"type\": \"%s\", \"measured_ranks\": %d", e->is_fp ? "double" : "integer",
                 e->nranks);
         if (e->sampled) fputs(", \"sampled\": true", out);
@@ -509,13 +553,15 @@ int report_write_json(FILE *out, const report_job_t *job)
         const report_skip_t *s = &job->skips[i];
         fputs(i ? ",\n    {" : "\n    {", out);
         fputs("\"name\": ", out);
-        json_str(out, s->name);
+        report_json_str(out, s->name);
         fputs(", \"reason\": ", out);
-        json_str(out, s->reason);
-        fprintf(out, ", \"ranks\": %d, \"first_rank\": %d}", s->nranks, s->first_rank);
+        report_json_str(out, s->reason);
+        fprintf(out, ", \"ranks\": %d, \"first_rank\": %d%s}", s->nranks, s->first_rank,
+                s->is_default ? ", \"default\": true" : "");
     }
     fputs(job->nskips ? "\n  ]" : "]", out);
     write_senders_json(out, job);
+    report_matrix_json(out, job);
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
 }

@@ -79,7 +79,8 @@ static void make_job(report_job_t *job, int n, int nev, int senders)
         e = report_job_event(job, name, "", 0);
         for (int r = 0; r < n; r++) set(e, r, i % 5 == 0 ? 0 : (r * (i + 3)) % (i + 11));
     }
-    report_job_skip(job, "mpit:::BYTES_PUT", "not provided by this MPI (needs Open MPI's SPCs)", 0);
+    report_job_skip(job, "mpit:::BYTES_PUT", "not provided by this MPI (needs Open MPI's SPCs)", 0)
+        ->is_default = 1;
     for (int r = 1; r < n; r++) report_job_skip(job, "mpit:::BYTES_PUT", "", r);
     report_job_skip(job, "perf::NO_SUCH", "event not found", n - 1);
     if (senders) {
@@ -119,6 +120,11 @@ static void check(const report_job_t *job, int nev)
         EXPECT(strstr(html, "mpit:::BYTES_PUT") && strstr(html, "not provided by this MPI"),
                "skipped + reason");
         EXPECT(strstr(html, "added, but no rank returned a value"), "unmeasured event listed");
+        const char *np = strstr(html, "<div id=\"not-provided\">"), *ov = strstr(html, "id=\"overview\"");
+        EXPECT(np && ov && np < ov &&
+                   strstr(np, "<li><code>mpit:::BYTES_PUT</code>: not provided by this MPI (needs Open MPI's "
+                              "SPCs)</li>"),
+               "the default metric the MPI cannot give, with its reason, at the top");
         EXPECT(strstr(html, "PAPI</dt><dd>7.0.0.0"), "PAPI version");
         EXPECT(strstr(html, "12.500 ms at start-up"), "the tool's cost");
         EXPECT(strstr(html, "Test MPI 1.0 &lt;&amp;&gt;"), "the MPI library, escaped");

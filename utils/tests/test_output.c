@@ -65,6 +65,27 @@ int main(int argc, char **argv)
     EXPECT(strstr(text, "4 ranks on 2 hosts") != NULL, "%s", text);
     EXPECT(strstr(text, "(3 of 4 ranks)") != NULL, "%s", text);
     EXPECT(strstr(text, "skipped on 2 of 4 ranks (first: rank 1): mpit:::NOPE") != NULL, "%s", text);
+    EXPECT(strstr(text, "not provided") == NULL, "no default metric missing yet: %s", text);
+    free(text);
+
+    /* default metrics the MPI cannot give: at the top, one line each with the
+     * reason, not again among the skipped; "not_provided" in the JSON */
+    for (int r = 0; r < 4; r++) {
+        report_skip_t *d = report_job_skip(&job, "mpit:::OOS_MSGS", "needs \"SPC\"", r);
+        if (d) d->is_default = 1;
+    }
+    text = render(report_write_table, &job);
+    char *top = strstr(text, "  not provided by this MPI: mpit:::OOS_MSGS: needs \"SPC\"\n");
+    char *head = strstr(text, "\nevent ");
+    EXPECT(top && head && top < head, "at the top, before the events: %s", text);
+    EXPECT(strstr(text, "skipped on all ranks: mpit:::OOS_MSGS") == NULL, "not repeated: %s", text);
+    free(text);
+    text = render(report_write_json, &job);
+    EXPECT(strstr(text, ",\n  \"not_provided\": [\n    {\"name\": \"mpit:::OOS_MSGS\", \"reason\": \"needs "
+                        "\\\"SPC\\\"\", \"ranks\": 4}\n  ],\n  \"elapsed_s\"") != NULL,
+           "json: %s", text);
+    EXPECT(report_not_provided_count(&job) == 1, "one default missing");
+    job.nskips--; /* the rest of the test as before */
     free(text);
     text = render(report_write_csv, &job);
     EXPECT(strstr(text, "\"mpit:::time,with \"\"comma\"\"<x>\"") != NULL, "csv quoting: %s", text);

@@ -98,7 +98,7 @@ int main(int argc, char **argv)
     text = render(report_write_json, &job);
     EXPECT(strstr(text, "\"senders\": {\"kind\": \"count\", \"columns\": 4,\n    \"matrix\": [\n      null,\n"
                         "      [5, 1, 2, 2],\n      [0, 0, 0, 0],\n      [0, 0, 0, 0]],\n"
-                        "    \"other\": [null, 0, 7, 0]}\n}\n") != NULL,
+                        "    \"other\": [null, 0, 7, 0]},\n  \"matrix\": null\n}\n") != NULL,
            "json:\n%s", text);
     free(text);
     text = render(report_write_senders_svg, &job);
@@ -132,8 +132,12 @@ int main(int argc, char **argv)
            text);
     free(text);
     text = render(report_write_json, &job);
-    EXPECT(strstr(text, "\"senders\": null,\n  \"senders_note\": \"no source \\\"here\\\"\"\n}\n") != NULL,
-           "%s", text);
+    EXPECT(
+        strstr(
+            text,
+            "\"senders\": null,\n  \"senders_note\": \"no source \\\"here\\\"\",\n  \"matrix\": null\n}\n") !=
+            NULL,
+        "%s", text);
     free(text);
     report_job_free(&job);
 

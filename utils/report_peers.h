@@ -1,0 +1,27 @@
+/*
+ * papi-mpit-report: each rank's share of the communication matrix, read
+ * with papi_mpit_peers_* (Open MPI's monitoring) around the counting window
+ * (report_peers.c).
+ */
+#ifndef PAPI_MPIT_REPORT_PEERS_H
+#define PAPI_MPIT_REPORT_PEERS_H
+
+#include <stddef.h>
+
+/* Before MPI_Init: asks the component to have the MPI count by peer. */
+void peers_announce(void);
+/* After MPI_Init, before the tool's own start-up communication. */
+void peers_begin(int rank, int nprocs);
+/* The counting window opens and closes (the matrix is what happens between). */
+void peers_window_open(void);
+void peers_window_close(void);
+/* Appends the record's lines to buf (at most cap bytes, peers_record_cap):
+ * "X\tkind\tpeer:msgs:bytes,..." per kind given (only peers with traffic),
+ * "Y\tkind\treason" per kind not given, or "W\treason" when none is. */
+size_t peers_record_cap(void);
+size_t peers_record(char *buf, size_t cap);
+/* Just before PMPI_Finalize: with selfcheck, prints what went by peer
+ * outside the window since peers_begin (the tool's own traffic); stops. */
+void peers_end(int selfcheck);
+
+#endif
