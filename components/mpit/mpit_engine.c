@@ -349,8 +349,7 @@ static inline void level_remove_count(mpit_engine_t *e, rstate_t *r, uint64_t ts
     atomic_fetch_add(&r->wend, 1);
 }
 
-static void __attribute__((noinline))
-level_insert_keyed(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
+static void level_insert_keyed(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
 {
     int replaced = 0;
     uint64_t old;
@@ -370,8 +369,7 @@ level_insert_keyed(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
     slot_publish(s, key, ts); /* after depth++: a removal never sees depth 0 */
 }
 
-static void __attribute__((noinline))
-level_remove_keyed(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
+static void level_remove_keyed(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
 {
     uint64_t t1;
 
@@ -464,10 +462,8 @@ static void group_count(rstate_t *r, const action_t *a, const int64_t *el)
         atomic_fetch_add_explicit(&r->unmatched, 1, memory_order_relaxed);
 }
 
-/* The actions that need a key, apart so that dispatch keeps only the
- * common ones inline. */
-static void __attribute__((noinline))
-run_keyed(mpit_engine_t *e, const action_t *a, uint64_t ts, const int64_t *el)
+/* The actions that need a key (dispatch_general only). */
+static void run_keyed(mpit_engine_t *e, const action_t *a, uint64_t ts, const int64_t *el)
 {
     rstate_t *r = a->r;
     uint64_t key = key_of(el, a->idx, a->nk);
@@ -524,7 +520,7 @@ dispatch_general(mpit_engine_t *e, evstate_t *E, uint64_t run, uint64_t ts, cons
         n = 0;
     else if (n > E->nelem)
         n = E->nelem;
-    if (n) track_elements(E, el, n);
+    if (n && atomic_load_explicit(&E->track, memory_order_relaxed)) track_elements(E, el, n);
     for (; run; run &= run - 1) {
         const action_t *a = &E->act[__builtin_ctzll(run)];
         if (a->need > n)
