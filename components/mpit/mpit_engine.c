@@ -3,6 +3,7 @@
  * mpit_rules.h for the rows. Semantics of each rule kind are documented at
  * its hot-path code below.
  */
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1282,7 +1283,7 @@ static void refresh_plan(mpit_engine_t *e, int ev)
     for (int i = 0; i < E->nact && i < 64; i++) {
         const action_t *a = &E->act[i];
         int timed = a->op == OP_BEGIN || a->op == OP_END || a->op == OP_INSERT || a->op == OP_REMOVE;
-        if (e->gated && !atomic_load(&a->r->active)) continue;
+        if (e->gated && atomic_load(&a->r->active) <= 0) continue; /* < 0: restarting */
         running |= 1ull << i;
         if (timed) time = MPIT_PLAN_TIME;
         if (a->need > n) n = a->need;
@@ -1339,13 +1340,31 @@ static void rule_restart(rstate_t *r, uint64_t now)
     atomic_store(&r->wend, atomic_load(&r->wend) + 1);
 }
 
+/* active is the number of counters read, or RESTARTING while the thread
+ * that took it from 0 clears the rule.  The others wait for that (why: a
+ * set that starts reading takes its reference right after this returns;
+ * taken before the restart it would see a COUNT's events from before). */
+#define RESTARTING (-1)
+
 int mpit_engine_activate(mpit_engine_t *e, int id, int delta, uint64_t now)
 {
     if (!e || id < 0 || id >= e->nctr || !e->ctr[id].r) return -1; /* raw counters always run */
     rstate_t *r = e->ctr[id].r;
-    int before = atomic_fetch_add(&r->active, delta);
-    if (before == 0 && delta > 0) rule_restart(r, now);
-    if ((before == 0) != (before + delta == 0))
+    int cur = atomic_load(&r->active), next;
+    for (;;) {
+        if (cur == RESTARTING) { /* a few microseconds: another set's activation */
+            sched_yield();
+            cur = atomic_load(&r->active);
+            continue;
+        }
+        next = cur == 0 && delta > 0 ? RESTARTING : cur + delta;
+        if (atomic_compare_exchange_weak(&r->active, &cur, next)) break;
+    }
+    if (next == RESTARTING) {
+        rule_restart(r, now);
+        atomic_store(&r->active, delta);
+    }
+    if ((cur == 0) != (cur + delta == 0))
         for (int ev = 0; ev < e->nev; ev++)
             if (e->ev[ev].described) refresh_plan(e, ev);
     return 0;

@@ -630,6 +630,44 @@ static void test_gated(void)
     mpit_engine_destroy(e);
 }
 
+/* Sets of several threads start reading one COUNT at once, while its
+ * events flow: whoever activates it, a set's reference is taken after the
+ * rule restarted, so what it reads grows by at least the events it
+ * dispatched itself (the restart never lands inside a set's interval). */
+static atomic_int short_reads;
+
+static void *activator(void *p)
+{
+    mpit_engine_t *e = p;
+    int id = mpit_engine_find_counter(e, "unexpected_msgs");
+    for (int k = 0; k < 200000; k++) {
+        mpit_engine_activate(e, id, 1, 1);
+        int64_t ref = mpit_engine_read(e, id, 0);
+        for (int i = 0; i < 3; i++) mpit_engine_dispatch(e, 0, 0, NULL, 0);
+        if (mpit_engine_read(e, id, 0) - ref < 3) atomic_fetch_add(&short_reads, 1);
+        mpit_engine_activate(e, id, -1, 0);
+    }
+    return NULL;
+}
+
+static void test_activate_race(void)
+{
+    static const int II2[] = {MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED};
+    mpit_engine_t *e = mpit_engine_create(2, 0);
+    pthread_t th[THREADS];
+
+    mpit_engine_describe_event(e, 0, "unexp_message_enqueued", 2, NULL, II2);
+    mpit_engine_describe_event(e, 1, "unexp_message_dequeued", 2, NULL, II2);
+    mpit_engine_bind(e, mpit_rules, mpit_num_rules, 0);
+    mpit_engine_gate(e);
+    for (int i = 0; i < 10; i++) mpit_engine_dispatch(e, 0, 0, NULL, 0); /* before any set reads */
+    for (int t = 0; t < THREADS; t++) pthread_create(&th[t], NULL, activator, e);
+    for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
+    EQ(atomic_load(&short_reads), 0, "intervals that missed their own events");
+    EQ(rd(e, "unexp_message_enqueued", 0), 10 + THREADS * 200000 * 3, "raw count");
+    mpit_engine_destroy(e);
+}
+
 int main(int argc, char **argv)
 {
     run_streams(argc > 1 ? argv[1] : "streams");
@@ -641,6 +679,7 @@ int main(int argc, char **argv)
     test_stress();
     test_stress_mpich();
     test_gated();
+    test_activate_race();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
