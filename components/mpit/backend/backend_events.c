@@ -88,9 +88,12 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     return MPIT_OK;
 }
 
+/* The time of an event on a clock other than the TSC: the MPI's timestamp,
+ * or CLOCK_MONOTONIC now. */
 static uint64_t __attribute__((noinline))
-mpi_timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
+other_timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
 {
+    if (backend_clock.kind != EVENT_CLOCK_MPI) return backend_clock_monotonic();
     MPI_Count ticks = 0;
     PMPI_T_event_get_timestamp(instance, &ticks);
     return s->ns_per_tick == 1.0 ? (uint64_t)ticks : (uint64_t)((double)ticks * s->ns_per_tick);
@@ -100,12 +103,18 @@ mpi_timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
  * or a clock read now where the MPI calls back as it raises the event. */
 static inline uint64_t timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
 {
-    return backend_clock.kind == EVENT_CLOCK_MPI ? mpi_timestamp_ns(instance, s) : backend_clock_now();
+    return backend_clock.kind == EVENT_CLOCK_TSC ? backend_clock_tsc() : other_timestamp_ns(instance, s);
+}
+
+/* The time on another clock, apart so that on_event keeps no frame. */
+static void __attribute__((noinline))
+deliver_other_time(MPI_T_event_instance instance, const subscription_t *s)
+{
+    s->sink.deliver(s->sink.ctx, s->index, other_timestamp_ns(instance, s), NULL, 0);
 }
 
 /* The slower path of on_event, apart so that the common one keeps no
- * buffers or registers on the stack: rules that read the event's elements,
- * or a clock other than the TSC. */
+ * buffers on the stack: rules that read the event's elements. */
 static void __attribute__((noinline))
 deliver_general(MPI_T_event_instance instance, const subscription_t *s, unsigned plan)
 {
@@ -132,8 +141,8 @@ deliver_general(MPI_T_event_instance instance, const subscription_t *s, unsigned
 
 /* Runs inside MPI, possibly on a progress thread: no lock, allocation or
  * I/O, and only what the running rules need (the sink's plan word): the
- * elements if a rule reads them, the time if a rule times.  The common
- * cases (nothing, or the time from the TSC) end in a tail call. */
+ * elements if a rule reads them, the time if a rule times.  Without
+ * elements it ends in a tail call. */
 static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg, MPI_T_cb_safety safety,
                      void *user_data)
 {
@@ -145,6 +154,8 @@ static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg
         s->sink.deliver(s->sink.ctx, s->index, 0, NULL, 0);
     } else if (plan == MPIT_PLAN_TIME && backend_clock.kind == EVENT_CLOCK_TSC) {
         s->sink.deliver(s->sink.ctx, s->index, backend_clock_tsc(), NULL, 0);
+    } else if (plan == MPIT_PLAN_TIME) {
+        deliver_other_time(instance, s);
     } else {
         deliver_general(instance, s, plan);
     }
