@@ -3,6 +3,7 @@
  * mpit_rules.h for the rows. Semantics of each rule kind are documented at
  * its hot-path code below.
  */
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,11 @@ typedef struct rstate {
     int keyed, val_signed, seq_bits;
     au64 n, sum, min, max, unmatched, removes, hwm, sum_ins, sum_rem;
     au64 wbeg, wend, last_time;
+    /* COUNT and LEVEL by count: what they count is the event types' own
+     * count (evstate count) since the rule started: src[ref] - base[ref],
+     * no work per event (src NULL for other kinds) */
+    au64 *src[2];
+    au64 base[2];
     _Atomic int64_t depth;
     _Atomic int active; /* gated engines: counters of this rule being read */
     au64 *groups;       /* GROUP: MPIT_GROUP_SLOTS counts by value; other in unmatched */
@@ -47,7 +53,7 @@ typedef struct rstate {
     int probe;
 } rstate_t;
 
-enum op { OP_COUNT, OP_SUM, OP_MAX, OP_BEGIN, OP_END, OP_INSERT, OP_REMOVE, OP_ARRIVE, OP_GROUP };
+enum op { OP_NONE, OP_SUM, OP_MAX, OP_BEGIN, OP_END, OP_INSERT, OP_REMOVE, OP_ARRIVE, OP_GROUP };
 
 typedef struct action {
     int op, need, nk, nval;       /* nval: GROUP's value and scope elements */
@@ -63,7 +69,8 @@ typedef struct evstate {
     char **raw_name;       /* RAW_STRIDE names: event, then :sum= and :max= per element */
     au64 count, track;     /* track: elements whose sum/max are kept */
     _Atomic unsigned plan; /* for the callback: elements to read | PLAN_TIME */
-    au64 running;          /* gated engines: bit i = action i's rule is active */
+    au64 running;          /* bit i: action i runs (its rule is active, or the engine is not gated) */
+    uint64_t bare;         /* bit i: action i is a LEVEL by count (dispatch's fast path) */
     au64 *esum, *emax;
     action_t *act;
 } evstate_t;
@@ -303,33 +310,53 @@ static void pair_end(rstate_t *r, uint64_t key, uint64_t ts)
  * removes the earlier item at that time (counted in removes and unmatched).
  * Keyed rules also keep min/max of each item's wait (remove - insert).
  */
-static void lv_in(rstate_t *r, uint64_t ts)
+static inline void lv_in(rstate_t *r, uint64_t ts, int by_count)
 {
     int64_t d = atomic_fetch_add(&r->depth, 1) + 1;
     if (d > 0) atomic_max_u64(&r->hwm, (uint64_t)d);
     atomic_fetch_add(&r->sum_ins, ts);
-    atomic_fetch_add(&r->n, 1);
+    if (!by_count) atomic_fetch_add(&r->n, 1); /* by count: the insert event's count */
 }
 
-static void lv_out(mpit_engine_t *e, rstate_t *r, uint64_t ts, int by_count)
+/* A removal by count from an empty queue: the item was queued before t0. */
+static inline void lv_out_before_t0(mpit_engine_t *e, rstate_t *r)
+{
+    atomic_fetch_add(&r->depth, 1);
+    atomic_fetch_add(&r->sum_ins, atomic_load_explicit(e->gated ? &r->t0 : &e->t0, memory_order_relaxed));
+    atomic_fetch_add(&r->unmatched, 1);
+}
+
+static inline void lv_out(mpit_engine_t *e, rstate_t *r, uint64_t ts, int by_count)
 {
     int64_t old = atomic_fetch_sub(&r->depth, 1);
-    if (by_count && old <= 0) {
-        atomic_fetch_add(&r->depth, 1);
-        atomic_fetch_add(&r->sum_ins, atomic_load_explicit(e->gated ? &r->t0 : &e->t0, memory_order_relaxed));
-        atomic_fetch_add(&r->unmatched, 1);
-    }
+    if (by_count && __builtin_expect(old <= 0, 0)) lv_out_before_t0(e, r);
     atomic_fetch_add(&r->sum_rem, ts);
-    atomic_fetch_add(&r->removes, 1);
+    if (!by_count) atomic_fetch_add(&r->removes, 1); /* by count: the remove event's count */
 }
 
-static void level_insert(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
+/* By count: inline in dispatch (why: MPICH's queue, two of every message's
+ * events, pays no call). */
+static inline void level_insert_count(rstate_t *r, uint64_t ts)
 {
-    slot_t *s = NULL;
+    atomic_fetch_add(&r->wbeg, 1);
+    lv_in(r, ts, 1);
+    atomic_fetch_add(&r->wend, 1);
+}
+
+static inline void level_remove_count(mpit_engine_t *e, rstate_t *r, uint64_t ts)
+{
+    atomic_fetch_add(&r->wbeg, 1);
+    lv_out(e, r, ts, 1);
+    atomic_fetch_add(&r->wend, 1);
+}
+
+static void level_insert_keyed(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
+{
     int replaced = 0;
     uint64_t old;
+    slot_t *s = slot_claim(r, key, &replaced, &old);
 
-    if (r->keyed && !(s = slot_claim(r, key, &replaced, &old))) {
+    if (!s) {
         drop(e);
         return;
     }
@@ -338,27 +365,25 @@ static void level_insert(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t t
         lv_out(e, r, ts, 0);
         atomic_fetch_add(&r->unmatched, 1);
     }
-    lv_in(r, ts);
+    lv_in(r, ts, 0);
     atomic_fetch_add(&r->wend, 1);
-    if (s) slot_publish(s, key, ts); /* after depth++: a removal never sees depth 0 */
+    slot_publish(s, key, ts); /* after depth++: a removal never sees depth 0 */
 }
 
-static void level_remove(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
+static void level_remove_keyed(mpit_engine_t *e, rstate_t *r, uint64_t key, uint64_t ts)
 {
     uint64_t t1;
 
-    if (r->keyed && !slot_take(r, key, &t1)) {
+    if (!slot_take(r, key, &t1)) {
         atomic_fetch_add(&r->unmatched, 1);
         return;
     }
     atomic_fetch_add(&r->wbeg, 1);
-    lv_out(e, r, ts, !r->keyed);
+    lv_out(e, r, ts, 0);
     atomic_fetch_add(&r->wend, 1);
-    if (r->keyed) {
-        uint64_t w = ts >= t1 ? ts - t1 : 0;
-        atomic_min_u64(&r->min, w);
-        atomic_max_u64(&r->max, w);
-    }
+    uint64_t w = ts >= t1 ? ts - t1 : 0;
+    atomic_min_u64(&r->min, w);
+    atomic_max_u64(&r->max, w);
 }
 
 /*
@@ -438,69 +463,105 @@ static void group_count(rstate_t *r, const action_t *a, const int64_t *el)
         atomic_fetch_add_explicit(&r->unmatched, 1, memory_order_relaxed);
 }
 
-static void run_action(mpit_engine_t *e, const action_t *a, uint64_t ts, const int64_t *el)
+/* The actions that need a key (dispatch_general only). */
+static void run_keyed(mpit_engine_t *e, const action_t *a, uint64_t ts, const int64_t *el)
 {
     rstate_t *r = a->r;
-    uint64_t key = a->nk ? key_of(el, a->idx, a->nk) : 0;
+    uint64_t key = key_of(el, a->idx, a->nk);
 
     switch (a->op) {
-    case OP_COUNT: atomic_fetch_add_explicit(&r->n, 1, memory_order_relaxed); break;
+    case OP_BEGIN: pair_begin(e, r, key, ts); break;
+    case OP_END: pair_end(r, key, ts); break;
+    case OP_INSERT: level_insert_keyed(e, r, key, ts); break;
+    case OP_REMOVE: level_remove_keyed(e, r, key, ts); break;
+    case OP_ARRIVE: seq_arrive(e, r, key, el[a->idx[a->nk]]); break;
+    }
+}
+
+static inline __attribute__((always_inline)) void run_action(mpit_engine_t *e, const action_t *a, uint64_t ts,
+                                                             const int64_t *el)
+{
+    rstate_t *r = a->r;
+
+    switch (a->op) {
     case OP_SUM:
         atomic_fetch_add_explicit(&r->n, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&r->sum, (uint64_t)el[a->idx[0]], memory_order_relaxed);
-        break;
-    case OP_MAX: atomic_max_u64(&r->max, (uint64_t)el[a->idx[0]] ^ (r->val_signed ? BIAS : 0)); break;
-    case OP_BEGIN: pair_begin(e, r, key, ts); break;
-    case OP_END: pair_end(r, key, ts); break;
-    case OP_INSERT: level_insert(e, r, key, ts); break;
-    case OP_REMOVE: level_remove(e, r, key, ts); break;
-    case OP_ARRIVE: seq_arrive(e, r, key, el[a->idx[a->nk]]); break;
-    case OP_GROUP: group_count(r, a, el); break;
+        return;
+    case OP_MAX: atomic_max_u64(&r->max, (uint64_t)el[a->idx[0]] ^ (r->val_signed ? BIAS : 0)); return;
+    case OP_GROUP: group_count(r, a, el); return;
+    case OP_INSERT:
+        if (a->nk) break;
+        level_insert_count(r, ts);
+        return;
+    case OP_REMOVE:
+        if (a->nk) break;
+        level_remove_count(e, r, ts);
+        return;
+    }
+    run_keyed(e, a, ts, el);
+}
+
+/* Sums and maxima of the tracked elements (mpit:::event.<name>:sum=, :max=). */
+static void __attribute__((noinline)) track_elements(evstate_t *E, const int64_t *el, int n)
+{
+    uint64_t m = atomic_load_explicit(&E->track, memory_order_relaxed);
+    for (int i = 0; m && i < n; i++, m >>= 1) {
+        if (!(m & 1)) continue;
+        atomic_fetch_add_explicit(&E->esum[i], (uint64_t)el[i], memory_order_relaxed);
+        atomic_max_u64(&E->emax[i], (uint64_t)el[i] ^ (E->kind[i] == MPIT_ELEM_SIGNED ? BIAS : 0));
+    }
+}
+
+/* Elements, keys, sums: every kind of action. */
+static void __attribute__((noinline))
+dispatch_general(mpit_engine_t *e, evstate_t *E, uint64_t run, uint64_t ts, const int64_t *el, int n)
+{
+    if (!el || n < 0 || E->noread)
+        n = 0;
+    else if (n > E->nelem)
+        n = E->nelem;
+    if (n && atomic_load_explicit(&E->track, memory_order_relaxed)) track_elements(E, el, n);
+    for (; run; run &= run - 1) {
+        const action_t *a = &E->act[__builtin_ctzll(run)];
+        if (a->need > n)
+            drop(e);
+        else
+            run_action(e, a, ts, el);
     }
 }
 
 void mpit_engine_dispatch(mpit_engine_t *e, int id, uint64_t ts, const int64_t *el, int n)
 {
     evstate_t *E;
-    uint64_t m;
 
-    if (!e || !e->bound || (unsigned)id >= (unsigned)e->nev || !e->ev[id].described) {
+    if (__builtin_expect(!e || !e->bound || (unsigned)id >= (unsigned)e->nev || !e->ev[id].described, 0)) {
         if (e) drop(e);
         return;
     }
     E = &e->ev[id];
-    if (!el || n < 0 || E->noread)
-        n = 0;
-    else if (n > E->nelem)
-        n = E->nelem;
-    /* ts is 0 when no running rule times this event (the callback's plan) */
-    if (ts && atomic_load_explicit(&e->t0, memory_order_relaxed) == 0) {
+    /* ts is 0 when no running rule times this event (the callback's plan);
+     * an ungated engine bound without t0 takes the first timestamp */
+    if (__builtin_expect(ts && !e->gated, 0) && atomic_load_explicit(&e->t0, memory_order_relaxed) == 0) {
         uint64_t zero = 0;
         atomic_compare_exchange_strong(&e->t0, &zero, ts);
     }
     atomic_fetch_add_explicit(&E->count, 1, memory_order_relaxed);
-
-    m = n ? atomic_load_explicit(&E->track, memory_order_relaxed) : 0;
-    for (int i = 0; m && i < n; i++, m >>= 1) {
-        if (!(m & 1)) continue;
-        atomic_fetch_add_explicit(&E->esum[i], (uint64_t)el[i], memory_order_relaxed);
-        atomic_max_u64(&E->emax[i], (uint64_t)el[i] ^ (E->kind[i] == MPIT_ELEM_SIGNED ? BIAS : 0));
-    }
-    if (!e->gated) {
-        for (int i = 0; i < E->nact; i++)
-            if (E->act[i].need > n)
-                drop(e);
-            else
-                run_action(e, &E->act[i], ts, el);
+    /* the actions whose rules run: on a gated engine those some set reads,
+     * else all (refresh_plan keeps the mask) */
+    uint64_t run = atomic_load_explicit(&E->running, memory_order_relaxed);
+    if (el || (run & ~E->bare)) {
+        dispatch_general(e, E, run, ts, el, n);
         return;
     }
-    /* gated: only the actions whose rules some set reads */
-    for (uint64_t run = atomic_load_explicit(&E->running, memory_order_relaxed); run; run &= run - 1) {
+    /* Only queues by count (MPICH): no element, no call, so no register
+     * to save. */
+    for (; run; run &= run - 1) {
         const action_t *a = &E->act[__builtin_ctzll(run)];
-        if (a->need > n)
-            drop(e);
+        if (a->op == OP_INSERT)
+            level_insert_count(a->r, ts);
         else
-            run_action(e, a, ts, el);
+            level_remove_count(e, a->r, ts);
     }
 }
 
@@ -530,9 +591,16 @@ static int64_t unbias(uint64_t v, int is_signed)
     return is_signed ? (int64_t)(v ^ BIAS) : (int64_t)v;
 }
 
+/* Events of reference ref since the rule started (COUNT, LEVEL by count). */
+static uint64_t events_since(rstate_t *r, int ref)
+{
+    uint64_t base = atomic_load_explicit(&r->base[ref], memory_order_relaxed);
+    return atomic_load_explicit(r->src[ref], memory_order_relaxed) - base;
+}
+
 static int64_t field_read(rstate_t *r, int f, uint64_t now)
 {
-    uint64_t n = atomic_load_explicit(&r->n, memory_order_relaxed);
+    uint64_t n = r->src[0] ? events_since(r, 0) : atomic_load_explicit(&r->n, memory_order_relaxed);
     uint64_t v;
 
     switch (f) {
@@ -553,7 +621,7 @@ static int64_t field_read(rstate_t *r, int f, uint64_t now)
     case F_MAX: return (int64_t)atomic_load_explicit(&r->max, memory_order_relaxed);
     case F_MEAN: return n ? (int64_t)(atomic_load_explicit(&r->sum, memory_order_relaxed) / n) : 0;
     case F_UNMATCHED: return (int64_t)atomic_load(&r->unmatched);
-    case F_REMOVES: return (int64_t)atomic_load(&r->removes);
+    case F_REMOVES: return (int64_t)(r->src[1] ? events_since(r, 1) : atomic_load(&r->removes));
     case F_DEPTH: {
         int64_t d = atomic_load(&r->depth);
         return d > 0 ? d : 0;
@@ -998,6 +1066,8 @@ static int activate_row(mpit_engine_t *e, int ri, const resolved_t *rv, char *wh
         return -1;
     }
     atomic_store(&r->min, UINT64_MAX);
+    if (row->kind == MPIT_RULE_COUNT || (row->kind == MPIT_RULE_LEVEL && !keyed))
+        for (int ref = 0; ref < rv->nref; ref++) r->src[ref] = &e->ev[rv->ev[ref]].count;
     e->rs[ri] = r;
     for (int l = 0; lists[l]; l++)
         for (const sfx_t *s = lists[l]; s->sfx; s++) {
@@ -1017,10 +1087,12 @@ static int activate_row(mpit_engine_t *e, int ri, const resolved_t *rv, char *wh
     return 0;
 }
 
+static void refresh_plan(mpit_engine_t *e, int ev);
+
 static int op_of(int kind, int ref)
 {
     switch (kind) {
-    case MPIT_RULE_COUNT: return OP_COUNT;
+    case MPIT_RULE_COUNT: return OP_NONE; /* its event type's count */
     case MPIT_RULE_SUM: return OP_SUM;
     case MPIT_RULE_MAX: return OP_MAX;
     case MPIT_RULE_PAIR: return ref ? OP_END : OP_BEGIN;
@@ -1101,6 +1173,7 @@ int mpit_engine_bind(mpit_engine_t *e, const mpit_rule_t *rules, int nrules, uin
         for (int ri = 0; ri < nrules; ri++) {
             if (!e->row_active[ri]) continue;
             for (int r = 0; r < rv[ri].nref; r++) {
+                if (op_of(rules[ri].kind, r) == OP_NONE) continue;
                 if (pass == 0)
                     e->ev[rv[ri].ev[r]].nact++;
                 else
@@ -1118,6 +1191,13 @@ int mpit_engine_bind(mpit_engine_t *e, const mpit_rule_t *rules, int nrules, uin
     }
     free(rv);
     mpit_engine_reset(e, t0);
+    for (int i = 0; i < e->nev; i++) {
+        evstate_t *E = &e->ev[i];
+        for (int k = 0; k < E->nact && k < 64; k++)
+            if ((E->act[k].op == OP_INSERT || E->act[k].op == OP_REMOVE) && E->act[k].nk == 0)
+                E->bare |= 1ull << k;
+        if (E->described) refresh_plan(e, i); /* every action runs until gated */
+    }
     e->bound = 1;
     return e->nctr;
 
@@ -1182,6 +1262,8 @@ static void rule_clear(rstate_t *r)
     atomic_store(&r->sum_rem, 0);
     atomic_store(&r->last_time, 0);
     atomic_store(&r->depth, 0);
+    for (int ref = 0; ref < 2; ref++)
+        if (r->src[ref]) atomic_store(&r->base[ref], atomic_load(r->src[ref]));
     for (int i = 0; r->groups && i < MPIT_GROUP_SLOTS; i++) atomic_store(&r->groups[i], 0);
     for (uint64_t i = 0; r->slots && i <= r->mask; i++) {
         atomic_store(&r->slots[i].key, KEY_EMPTY);
@@ -1201,7 +1283,7 @@ static void refresh_plan(mpit_engine_t *e, int ev)
     for (int i = 0; i < E->nact && i < 64; i++) {
         const action_t *a = &E->act[i];
         int timed = a->op == OP_BEGIN || a->op == OP_END || a->op == OP_INSERT || a->op == OP_REMOVE;
-        if (e->gated && !atomic_load(&a->r->active)) continue;
+        if (e->gated && atomic_load(&a->r->active) <= 0) continue; /* < 0: restarting */
         running |= 1ull << i;
         if (timed) time = MPIT_PLAN_TIME;
         if (a->need > n) n = a->need;
@@ -1258,13 +1340,31 @@ static void rule_restart(rstate_t *r, uint64_t now)
     atomic_store(&r->wend, atomic_load(&r->wend) + 1);
 }
 
+/* active is the number of counters read, or RESTARTING while the thread
+ * that took it from 0 clears the rule.  The others wait for that (why: a
+ * set that starts reading takes its reference right after this returns;
+ * taken before the restart it would see a COUNT's events from before). */
+#define RESTARTING (-1)
+
 int mpit_engine_activate(mpit_engine_t *e, int id, int delta, uint64_t now)
 {
     if (!e || id < 0 || id >= e->nctr || !e->ctr[id].r) return -1; /* raw counters always run */
     rstate_t *r = e->ctr[id].r;
-    int before = atomic_fetch_add(&r->active, delta);
-    if (before == 0 && delta > 0) rule_restart(r, now);
-    if ((before == 0) != (before + delta == 0))
+    int cur = atomic_load(&r->active), next;
+    for (;;) {
+        if (cur == RESTARTING) { /* a few microseconds: another set's activation */
+            sched_yield();
+            cur = atomic_load(&r->active);
+            continue;
+        }
+        next = cur == 0 && delta > 0 ? RESTARTING : cur + delta;
+        if (atomic_compare_exchange_weak(&r->active, &cur, next)) break;
+    }
+    if (next == RESTARTING) {
+        rule_restart(r, now);
+        atomic_store(&r->active, delta);
+    }
+    if ((cur == 0) != (cur + delta == 0))
         for (int ev = 0; ev < e->nev; ev++)
             if (e->ev[ev].described) refresh_plan(e, ev);
     return 0;

@@ -117,7 +117,9 @@ int mpit_engine_rearm(mpit_engine_t *eng, int counter_id);
  * the component's engine is gated; a fresh engine runs every rule. */
 void mpit_engine_gate(mpit_engine_t *eng);
 /* delta +1 when a counter starts being read, -1 when it stops; a rule that
- * becomes active starts afresh at now (ns).  Raw event counters always run. */
+ * becomes active starts afresh at now (ns), and a caller that finds another
+ * thread restarting the rule waits for it (not for the hot path: sets
+ * starting and stopping).  Raw event counters always run. */
 int mpit_engine_activate(mpit_engine_t *eng, int counter_id, int delta, uint64_t now);
 /* The callback's plan for event type ev, kept current by the engine: the
  * low bits say how many leading elements to read, MPIT_PLAN_TIME whether a

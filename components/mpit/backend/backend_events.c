@@ -13,6 +13,7 @@
 #include "../mpit_backend.h"
 #include "../mpit_values.h"
 #include "backend_internal.h"
+#include "event_clock.h"
 #include "family_quirks.h"
 
 #if MPI_VERSION >= 4
@@ -87,24 +88,42 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     return MPIT_OK;
 }
 
-static uint64_t timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
+/* The time of an event on a clock other than the TSC: the MPI's timestamp,
+ * or CLOCK_MONOTONIC now. */
+static uint64_t __attribute__((noinline))
+other_timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
 {
+    if (backend_clock.kind != EVENT_CLOCK_MPI) return backend_clock_monotonic();
     MPI_Count ticks = 0;
     PMPI_T_event_get_timestamp(instance, &ticks);
     return s->ns_per_tick == 1.0 ? (uint64_t)ticks : (uint64_t)((double)ticks * s->ns_per_tick);
 }
 
+/* The event's time on the chosen clock (event_clock.h): the MPI's timestamp,
+ * or a clock read now where the MPI calls back as it raises the event. */
+static inline uint64_t timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
+{
+    return backend_clock.kind == EVENT_CLOCK_TSC ? backend_clock_tsc() : other_timestamp_ns(instance, s);
+}
+
+/* The time on another clock, apart so that on_event keeps no frame. */
+static void __attribute__((noinline))
+deliver_other_time(MPI_T_event_instance instance, const subscription_t *s)
+{
+    s->sink.deliver(s->sink.ctx, s->index, other_timestamp_ns(instance, s), NULL, 0);
+}
+
 /* The slower path of on_event, apart so that the common one keeps no
  * buffers on the stack: rules that read the event's elements. */
 static void __attribute__((noinline))
-deliver_elements(MPI_T_event_instance instance, const subscription_t *s, unsigned plan)
+deliver_general(MPI_T_event_instance instance, const subscription_t *s, unsigned plan)
 {
     int64_t elements[MPIT_EVENT_MAX_ELEMS];
     unsigned char buf[16], whole[COPY_MAX];
     int n = (int)(plan & MPIT_PLAN_ELEMENTS);
     if (n > s->nelem) n = s->nelem;
     /* one MPI_T_event_copy is cheaper than an MPI_T_event_read per element */
-    int copied = s->copy_size > 0 && PMPI_T_event_copy(instance, whole) == MPI_SUCCESS;
+    int copied = n > 0 && s->copy_size > 0 && PMPI_T_event_copy(instance, whole) == MPI_SUCCESS;
     for (int i = 0; i < n; i++) {
         const unsigned char *at = buf;
         if (copied)
@@ -122,7 +141,8 @@ deliver_elements(MPI_T_event_instance instance, const subscription_t *s, unsigne
 
 /* Runs inside MPI, possibly on a progress thread: no lock, allocation or
  * I/O, and only what the running rules need (the sink's plan word): the
- * elements if a rule reads them, the timestamp if a rule times. */
+ * elements if a rule reads them, the time if a rule times.  Without
+ * elements it ends in a tail call. */
 static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg, MPI_T_cb_safety safety,
                      void *user_data)
 {
@@ -130,11 +150,15 @@ static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg
     (void)safety;
     const subscription_t *s = user_data;
     unsigned plan = atomic_load_explicit(s->plan, memory_order_relaxed);
-    if (plan & MPIT_PLAN_ELEMENTS) {
-        deliver_elements(instance, s, plan);
-        return;
+    if (plan == 0) {
+        s->sink.deliver(s->sink.ctx, s->index, 0, NULL, 0);
+    } else if (plan == MPIT_PLAN_TIME && backend_clock.kind == EVENT_CLOCK_TSC) {
+        s->sink.deliver(s->sink.ctx, s->index, backend_clock_tsc(), NULL, 0);
+    } else if (plan == MPIT_PLAN_TIME) {
+        deliver_other_time(instance, s);
+    } else {
+        deliver_general(instance, s, plan);
     }
-    s->sink.deliver(s->sink.ctx, s->index, plan & MPIT_PLAN_TIME ? timestamp_ns(instance, s) : 0, NULL, 0);
 }
 
 static void on_dropped(MPI_Count count, MPI_T_event_registration reg, int source_index,
@@ -196,6 +220,9 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
     s->sink = *sink;
     s->plan = sink->plan(sink->ctx, index);
     load_sources();
+    static int clock_chosen; /* subscription is setup: one thread */
+    if (!clock_chosen) backend_clock_setup(quirks.event_callbacks_synchronous);
+    clock_chosen = 1;
     /* An event has no source before its first instance; MPICH and Open MPI
      * use nanosecond sources, and a single source is the common case. */
     s->ns_per_tick = num_sources == 1 && source_ns_per_tick ? source_ns_per_tick[0] : 1.0;
@@ -245,6 +272,7 @@ static void event_unsubscribe_all(void)
 static uint64_t event_now_ns(void)
 {
     MPI_Count ticks = 0;
+    if (backend_clock.kind != EVENT_CLOCK_MPI) return backend_clock_now();
     load_sources();
     if (num_sources <= 0 || PMPI_T_source_get_timestamp(0, &ticks) != MPI_SUCCESS) return 0;
     return (uint64_t)((double)ticks * source_ns_per_tick[0]);

@@ -577,6 +577,97 @@ static void test_stress_mpich(void)
     mpit_engine_destroy(e);
 }
 
+/* The engine as the component runs it (gated, MPICH's events, no element
+ * passed since the plan asks for none): rules count from their activation,
+ * COUNT asks for nothing in the callback, LEVEL for the time only, and a
+ * rule activated again starts afresh. */
+static void test_gated(void)
+{
+    static const int II2[] = {MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED};
+    mpit_engine_t *e = mpit_engine_create(2, 0);
+    const int ENQ = 0, DEQ = 1;
+
+    mpit_engine_describe_event(e, ENQ, "unexp_message_enqueued", 2, NULL, II2);
+    mpit_engine_describe_event(e, DEQ, "unexp_message_dequeued", 2, NULL, II2);
+    mpit_engine_bind(e, mpit_rules, mpit_num_rules, 0);
+    mpit_engine_gate(e);
+    int msgs = mpit_engine_find_counter(e, "unexpected_msgs");
+    int time = mpit_engine_find_counter(e, "unexpected_queue.time");
+    EQ(*mpit_engine_event_plan(e, ENQ), 0, "nothing runs: nothing to fetch");
+    for (int i = 0; i < 3; i++) mpit_engine_dispatch(e, ENQ, 0, NULL, 0);
+    mpit_engine_activate(e, msgs, 1, 100);
+    EQ(*mpit_engine_event_plan(e, ENQ), 0, "COUNT: nothing to fetch");
+    EQ(rd(e, "unexpected_msgs", 0), 0, "COUNT from its activation");
+    mpit_engine_dispatch(e, ENQ, 0, NULL, 0);
+    mpit_engine_dispatch(e, ENQ, 0, NULL, 0);
+    EQ(rd(e, "unexpected_msgs", 0), 2, "COUNT");
+    mpit_engine_activate(e, time, 1, 1000);
+    EQ(*mpit_engine_event_plan(e, ENQ), MPIT_PLAN_TIME, "LEVEL by count: the time");
+    EQ(*mpit_engine_event_plan(e, DEQ), MPIT_PLAN_TIME, "LEVEL by count: the time of removals");
+    mpit_engine_dispatch(e, ENQ, 1100, NULL, 0);
+    mpit_engine_dispatch(e, ENQ, 1200, NULL, 0);
+    for (uint64_t ts = 1300; ts <= 1500; ts += 100) mpit_engine_dispatch(e, DEQ, ts, NULL, 0);
+    EQ(rd(e, "unexpected_queue.inserts", 0), 2, "inserts since activation");
+    EQ(rd(e, "unexpected_queue.removes", 0), 3, "removes since activation");
+    EQ(rd(e, "unexpected_queue.unmatched", 0), 1, "one queued before, counted from activation");
+    EQ(rd(e, "unexpected_queue.depth", 0), 0, "depth");
+    EQ(rd(e, "unexpected_queue.max", 0), 2, "high-water mark");
+    EQ(rd(e, "unexpected_queue.time", 1500), 900, "100 + 200 + 100 + the early item's 500");
+    mpit_engine_dispatch(e, ENQ, 1600, NULL, 0);
+    EQ(rd(e, "unexpected_queue.time", 2000), 1300, "a queued item counts up to now");
+    EQ(rd(e, "unexpected_msgs", 0), 5, "COUNT runs on");
+    mpit_engine_activate(e, time, -1, 0);
+    EQ(*mpit_engine_event_plan(e, DEQ), 0, "stopped: nothing to fetch");
+    mpit_engine_activate(e, time, 1, 3000);
+    EQ(rd(e, "unexpected_queue.inserts", 0), 0, "restarted: inserts");
+    EQ(rd(e, "unexpected_queue.time", 3000), 0, "restarted: time");
+    mpit_engine_dispatch(e, DEQ, 3100, NULL, 0);
+    EQ(rd(e, "unexpected_queue.removes", 0), 1, "restarted: removes");
+    EQ(rd(e, "unexpected_queue.unmatched", 0), 1, "restarted: the item queued before");
+    EQ(rd(e, "unexpected_queue.time", 3100), 100, "restarted: counted from the restart");
+    EQ(rd(e, "unexp_message_enqueued", 0), 8, "raw count from the start");
+    EQ(rd(e, "dropped", 0), 0, "dropped");
+    mpit_engine_destroy(e);
+}
+
+/* Sets of several threads start reading one COUNT at once, while its
+ * events flow: whoever activates it, a set's reference is taken after the
+ * rule restarted, so what it reads grows by at least the events it
+ * dispatched itself (the restart never lands inside a set's interval). */
+static atomic_int short_reads;
+
+static void *activator(void *p)
+{
+    mpit_engine_t *e = p;
+    int id = mpit_engine_find_counter(e, "unexpected_msgs");
+    for (int k = 0; k < 200000; k++) {
+        mpit_engine_activate(e, id, 1, 1);
+        int64_t ref = mpit_engine_read(e, id, 0);
+        for (int i = 0; i < 3; i++) mpit_engine_dispatch(e, 0, 0, NULL, 0);
+        if (mpit_engine_read(e, id, 0) - ref < 3) atomic_fetch_add(&short_reads, 1);
+        mpit_engine_activate(e, id, -1, 0);
+    }
+    return NULL;
+}
+
+static void test_activate_race(void)
+{
+    static const int II2[] = {MPIT_ELEM_SIGNED, MPIT_ELEM_SIGNED};
+    mpit_engine_t *e = mpit_engine_create(2, 0);
+    pthread_t th[THREADS];
+
+    mpit_engine_describe_event(e, 0, "unexp_message_enqueued", 2, NULL, II2);
+    mpit_engine_describe_event(e, 1, "unexp_message_dequeued", 2, NULL, II2);
+    mpit_engine_bind(e, mpit_rules, mpit_num_rules, 0);
+    mpit_engine_gate(e);
+    for (int i = 0; i < 10; i++) mpit_engine_dispatch(e, 0, 0, NULL, 0); /* before any set reads */
+    for (int t = 0; t < THREADS; t++) pthread_create(&th[t], NULL, activator, e);
+    for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
+    EQ(atomic_load(&short_reads), 0, "intervals that missed their own events");
+    EQ(rd(e, "unexp_message_enqueued", 0), 10 + THREADS * 200000 * 3, "raw count");
+    mpit_engine_destroy(e);
+}
+
 int main(int argc, char **argv)
 {
     run_streams(argc > 1 ? argv[1] : "streams");
@@ -587,6 +678,8 @@ int main(int argc, char **argv)
     test_portable();
     test_stress();
     test_stress_mpich();
+    test_gated();
+    test_activate_race();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
