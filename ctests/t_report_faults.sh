@@ -78,6 +78,10 @@ for f in out/*; do
     *.json) python3 -m json.tool "$f" >/dev/null 2>&1 || { echo "incomplete $f"; bad=1; } ;;
     *.svg)  python3 -c "import xml.dom.minidom, sys; xml.dom.minidom.parse(sys.argv[1])" "$f" 2>/dev/null \
               || { echo "incomplete $f"; bad=1; } ;;
+    # the matrix has a line per pair with traffic (none here): whole when its
+    # header is there and it ends with its last line
+    */matrix.csv) head -1 "$f" | grep -q '^kind,sender,receiver,' && [ -z "$(tail -c1 "$f")" ] \
+                    || { echo "incomplete $f"; bad=1; } ;;
     *.csv)  [ "$(wc -l <"$f")" = 3 ] || { echo "incomplete $f"; bad=1; } ;;
     *.txt)  grep -q "^perf::TASK-CLOCK" "$f" || { echo "incomplete $f"; bad=1; } ;;
   esac
