@@ -151,15 +151,16 @@ const mpit_metric_t mpit_metrics[] = {
      {PV("posted_recvq_match_attempts")},
      "needs MPICH built with --enable-mpit-pvars=recvq",
      NULL},
-    /* Monitoring first where it is on: it counts each call under the call's
-     * own tag (user: >= 0) and per peer.  The SPC files a send that does not
-     * go out inline under the tag the request object had before (seen on
-     * 5.0.9: a 400-byte MPI_Bcast counted as user bytes), so it is second */
+    /* The SPC first where it is attached: it counts from MPI_Init, and Open
+     * MPI's SPC dump and every existing comparison agree with it (it files a
+     * non-inline send under its request's earlier tag, so a large collective
+     * can land in user bytes).  Monitoring where SPCs are absent or not
+     * attached, and for every :peer= form */
     {"BYTES_SENT",
      "Bytes sent by user point-to-point messages",
      "bytes",
      MPIT_READ_DELTA,
-     {PEER("pml_monitoring_messages_size"), PV(SPC("BYTES_SENT_USER"))},
+     {PV(SPC("BYTES_SENT_USER")), PEER("pml_monitoring_messages_size")},
      needs_spc_or_monitoring,
      NULL},
     {"MSGS_SENT",
