@@ -66,36 +66,50 @@ static void posted(void)
     }
 }
 
-static void unexpected(void)
+/* Rank 1's unexpected queue fills to U and drains; at_peak runs on rank 1
+ * while all U wait.  Rank 0 sends only once rank 1 left the barrier: a
+ * barrier message still on its way to rank 1 would wait beside them and
+ * count (seen: 11).  The marker's receive is posted first, so only the U
+ * data messages wait; messages from one peer match in order: with the
+ * marker in, all U wait. */
+static void fill_and_drain(void (*at_peak)(void *), void *arg)
 {
-    int es = PAPI_NULL, data[U], mark = 0, go = 0;
-    long long v = -1;
+    int data[U], mark = 0, go = 0;
     MPI_Request mark_req;
-    if (check_rank == 1) es = start_metric("mpit:::UNEXPECTED_QUEUE_MAX");
     MPI_Barrier(MPI_COMM_WORLD);
     if (check_rank == 0) {
-        /* sent only once rank 1 left the barrier: a barrier message still on
-         * its way to rank 1 would wait beside them and count (seen: 11) */
         MPI_Recv(&go, 1, MPI_INT, 1, TAG_MARK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         for (int i = 0; i < U; i++) MPI_Send(&i, 1, MPI_INT, 1, TAG_DATA, MPI_COMM_WORLD);
         MPI_Send(&mark, 1, MPI_INT, 1, TAG_MARK, MPI_COMM_WORLD);
     }
     if (check_rank == 1) {
-        /* the marker's receive is posted first, so only the U data messages wait;
-         * messages from one peer match in order: with the marker in, all U wait */
         MPI_Irecv(&mark, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, &mark_req);
         MPI_Send(&go, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD);
         MPI_Wait(&mark_req, MPI_STATUS_IGNORE);
-        if (es != PAPI_NULL) {
-            CHECK_PAPI(PAPI_read(es, &v));
-            CHECK(v == U, "UNEXPECTED_QUEUE_MAX %lld with %d messages waiting, expected %d", v, U, U);
-        }
+        if (at_peak) at_peak(arg);
         for (int i = 0; i < U; i++)
             MPI_Recv(&data[i], 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (es != PAPI_NULL) {
-            CHECK_PAPI(PAPI_stop(es, &v));
-            CHECK(v == U, "UNEXPECTED_QUEUE_MAX %lld once received, expected %d", v, U);
-        }
+    }
+}
+
+static void read_at_peak(void *arg)
+{
+    int es = *(int *)arg;
+    long long v = -1;
+    if (es == PAPI_NULL) return;
+    CHECK_PAPI(PAPI_read(es, &v));
+    CHECK(v == U, "UNEXPECTED_QUEUE_MAX %lld with %d messages waiting, expected %d", v, U, U);
+}
+
+static void unexpected(void)
+{
+    int es = PAPI_NULL;
+    long long v = -1;
+    if (check_rank == 1) es = start_metric("mpit:::UNEXPECTED_QUEUE_MAX");
+    fill_and_drain(read_at_peak, &es);
+    if (check_rank == 1 && es != PAPI_NULL) {
+        CHECK_PAPI(PAPI_stop(es, &v));
+        CHECK(v == U, "UNEXPECTED_QUEUE_MAX %lld once received, expected %d", v, U);
     }
 }
 
@@ -125,13 +139,22 @@ static void *sampler_main(void *arg)
     return NULL;
 }
 
+/* The only read at the peak, by the sampler thread. */
+static void sample_at_peak(void *arg)
+{
+    pthread_t *th = arg;
+    pthread_barrier_wait(&sample_now);
+    pthread_barrier_wait(&sampled_done);
+    pthread_join(*th, NULL);
+    CHECK(sampled_value == U, "the sampler read %lld at the peak, expected %d", sampled_value, U);
+}
+
 static void unexpected_between_reads(void)
 {
     const char *name = "mpit:::UNEXPECTED_QUEUE_MAX";
-    int es = PAPI_NULL, sampler = 0, data[U], mark = 0, go = 0, code;
+    int es = PAPI_NULL, sampler = 0, code;
     long long v = -1;
     pthread_t th;
-    MPI_Request mark_req;
     PAPI_event_info_t info;
     if (check_rank == 1 && check_has_event(name)) {
         CHECK_PAPI(PAPI_event_name_to_code(name, &code));
@@ -147,29 +170,11 @@ static void unexpected_between_reads(void)
             pthread_create(&th, NULL, sampler_main, (void *)name);
         }
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (check_rank == 0) {
-        MPI_Recv(&go, 1, MPI_INT, 1, TAG_MARK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        for (int i = 0; i < U; i++) MPI_Send(&i, 1, MPI_INT, 1, TAG_DATA, MPI_COMM_WORLD);
-        MPI_Send(&mark, 1, MPI_INT, 1, TAG_MARK, MPI_COMM_WORLD);
-    }
-    if (check_rank == 1) {
-        MPI_Irecv(&mark, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, &mark_req);
-        MPI_Send(&go, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD);
-        MPI_Wait(&mark_req, MPI_STATUS_IGNORE);
-        if (sampler) { /* the only read at the peak, by the other thread */
-            pthread_barrier_wait(&sample_now);
-            pthread_barrier_wait(&sampled_done);
-            pthread_join(th, NULL);
-            CHECK(sampled_value == U, "the sampler read %lld at the peak, expected %d", sampled_value, U);
-        }
-        for (int i = 0; i < U; i++)
-            MPI_Recv(&data[i], 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (es != PAPI_NULL) {
-            CHECK_PAPI(PAPI_stop(es, &v));
-            CHECK(v == U, "UNEXPECTED_QUEUE_MAX %lld after a peak of %d between start and stop%s", v, U,
-                  sampler ? " (sampled by another thread's set at the peak)" : "");
-        }
+    fill_and_drain(sampler ? sample_at_peak : NULL, &th);
+    if (check_rank == 1 && es != PAPI_NULL) {
+        CHECK_PAPI(PAPI_stop(es, &v));
+        CHECK(v == U, "UNEXPECTED_QUEUE_MAX %lld after a peak of %d between start and stop%s", v, U,
+              sampler ? " (sampled by another thread's set at the peak)" : "");
     }
 }
 
