@@ -13,19 +13,25 @@ flavor_vars() {
     # the current releases, built from ../shared/sources (scripts/deps.sh)
     openmpi-5.0.9-spc)  MPICC=$CACHE/$1/bin/mpicc; MPIRUN=$CACHE/$1/bin/mpirun ;;
     mpich-4.3.2-events|mpich-5.0.1-events) MPICC=$CACHE/$1/bin/mpicc; MPIRUN=$CACHE/$1/bin/mpiexec ;;
+    # Open MPI 6.0 (the v6.0.x snapshot): the first with MPI_T events
+    openmpi-6.0-spc) MPICC=$CACHE/$1/bin/mpicc; MPIRUN=$CACHE/$1/bin/mpirun ;;
+    # programs built for the MPI 5.0 standard ABI (libmpi_abi) of each
+    mpich-5.0.1-abi) MPICC=$CACHE/mpich-5.0.1-events/bin/mpicc_abi; MPIRUN=$CACHE/mpich-5.0.1-events/bin/mpiexec ;;
+    openmpi-6.0-abi) MPICC=$CACHE/openmpi-6.0-spc/bin/mpicc_abi; MPIRUN=$CACHE/openmpi-6.0-spc/bin/mpirun ;;
     *) return 1 ;;
   esac
   case $1 in
     # root in CI containers; more ranks than the 2 cores
     # (Open MPI 5 renamed the shared-memory BTL "sm"; 4.1's is "vader")
-    openmpi-5*) MPIRUN_OPTS="--allow-run-as-root --oversubscribe --mca btl self,sm --mca pml ob1" ;;
+    openmpi-[56]*) MPIRUN_OPTS="--allow-run-as-root --oversubscribe --mca btl self,sm --mca pml ob1" ;;
     openmpi*) MPIRUN_OPTS="--allow-run-as-root --oversubscribe --mca btl self,vader --mca pml ob1" ;;
   esac
   command -v "$MPICC" >/dev/null 2>&1 && command -v "$MPIRUN" >/dev/null 2>&1
 }
 
 # Oldest first in each family.  MPIT_FLAVORS narrows the run.
-ALL_FLAVORS="openmpi mpich openmpi-spc mpich-events openmpi-5.0.9-spc mpich-4.3.2-events mpich-5.0.1-events"
+ALL_FLAVORS="openmpi mpich openmpi-spc mpich-events openmpi-5.0.9-spc mpich-4.3.2-events mpich-5.0.1-events
+             openmpi-6.0-spc mpich-5.0.1-abi openmpi-6.0-abi"
 
 # family of a flavor, for tests whose truth depends on it
 flavor_family() { case $1 in openmpi*) echo openmpi ;; *) echo mpich ;; esac; }
@@ -35,8 +41,8 @@ flavor_family() { case $1 in openmpi*) echo openmpi ;; *) echo mpich ;; esac; }
 # events and recvq pvars).  Tests name kinds in "flavors:" lines and $KIND.
 flavor_kind() {
   case $1 in
-    openmpi*-spc) echo openmpi-spc ;;
-    mpich*-events) echo mpich-events ;;
+    openmpi*-spc|openmpi-6.0-abi) echo openmpi-spc ;;
+    mpich*-events|mpich*-abi) echo mpich-events ;;
     *) echo "$1" ;;
   esac
 }
@@ -47,7 +53,7 @@ flavor_libmpi() {
   printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' > mpiprog.c
   $MPICC mpiprog.c -o mpiprog || { echo "FAIL: $MPICC cannot build a trivial program" >&2; return 1; }
   local lib
-  lib=$(ldd ./mpiprog | awk '/libmpi(ch)?\.so/ { print $3; exit }')
+  lib=$(ldd ./mpiprog | awk '/libmpi(ch|_abi)?\.so/ { print $3; exit }')
   [ -f "$lib" ] || { echo "FAIL: cannot find the MPI library of $MPICC" >&2; return 1; }
   echo "$lib"
 }

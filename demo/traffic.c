@@ -1,6 +1,7 @@
 /* A small MPI program with real traffic for the demo: every rank sends a
  * burst to its right neighbour before that neighbour posts the receives
- * (so the messages arrive unexpected), then a ring of larger messages and a
+ * (so the messages arrive unexpected), computes a while with the burst
+ * waiting, as a late receiver does, then a ring of larger messages and a
  * few collectives.  Plain MPI: it knows nothing of PAPI. */
 #include <mpi.h>
 #include <stdio.h>
@@ -9,6 +10,16 @@
 #define BURST 50
 #define ROUNDS 20
 #define BIG 65536
+#define COMPUTE_S 0.015 /* longer than the report's 10 ms sample period */
+
+/* Work of a given length, with no MPI call (no progress) in it. */
+static void compute(double seconds)
+{
+    double t0 = MPI_Wtime();
+    volatile double x = 0;
+    while (MPI_Wtime() - t0 < seconds)
+        for (int i = 0; i < 1000; i++) x += 1e-9 * i;
+}
 
 int main(int argc, char **argv)
 {
@@ -30,6 +41,7 @@ int main(int argc, char **argv)
             MPI_Recv(&token, 1, MPI_INT, left, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             MPI_Send(&token, 1, MPI_INT, right, 2, MPI_COMM_WORLD);
         }
+        compute(COMPUTE_S);
         for (int i = 0; i < BURST; i++) {
             int v;
             MPI_Recv(&v, 1, MPI_INT, left, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

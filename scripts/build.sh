@@ -15,6 +15,7 @@ if [ "${PAPI_MPIT_MPI_BUILDS:-yes}" = no ]; then
 else
   bash "$top/scripts/deps.sh" all
 fi
+bash "$top/scripts/deps.sh" abi-stubs
 mkdir -p "$BUILD"
 [ -x "$top/configure" ] || (cd "$top" && ./autogen.sh >/dev/null 2>&1)
 cd "$BUILD"

@@ -5,7 +5,8 @@
 # runs reuse them.  Every mode but papi-source installs packages (sudo when
 # not root); papi-source only runs apt-get source into the cache, which needs
 # no root, and is what make uses when configure chose it.
-#   scripts/deps.sh [packages|sources|papi-source|ompi-spc|mpich-events|all]   (default: all)
+#   scripts/deps.sh [packages|sources|papi-source|ompi-spc|mpich-events|ompi5-spc|
+#                    mpich43-events|mpich50-events|ompi6-spc|abi-stubs|all]   (default: all)
 set -euo pipefail
 
 CACHE=$(sh "$(dirname "$0")/cache-dir.sh")
@@ -137,12 +138,42 @@ build_ompi5_spc() {
   log "Open MPI 5.0.9 + SPC: installed in $prefix"
 }
 
+# Open MPI 6.0 (the v6.0.x snapshot, no tag yet) with SPCs: the first Open
+# MPI with MPI_T events, and its standard-ABI library (libmpi_abi, built by
+# default).  Built like 5.0.9; the bindings are generated with python3.
+build_ompi6_spc() {
+  local prefix=$CACHE/openmpi-6.0-spc
+  [ -f "$prefix/.built" ] && { log "Open MPI 6.0 + SPC: cached in $prefix"; return; }
+  local src; src=$(unpack_shared openmpi-6.0.x-bb1c85d2.tar.gz)
+  # The snapshot's pympistandard is its develop branch (the pinned commit
+  # was not available), which drops an apis.json path given as a string
+  # (_resolve_path): the bindings generator gives one; use it as the file.
+  sed -i 's/^        given_path = Path(given_path)$/        path = Path(given_path)/' \
+    "$src/3rd-party/pympistandard/src/pympistandard/__init__.py"
+  log "Open MPI 6.0 + SPC: building from $src (about 20 minutes on 2 cores)"
+  rm -rf "$CACHE/build-ompi6" && mkdir -p "$CACHE/build-ompi6"
+  ( { [ -x "$src/configure" ] || (cd "$src" && ./autogen.pl --no-3rdparty hwloc,libevent); } \
+    && cd "$CACHE/build-ompi6" && "$src/configure" --prefix="$prefix" --enable-spc \
+      --disable-mpi-fortran --disable-oshmem --disable-sphinx --without-ucx --without-ofi \
+      --without-cuda --with-hwloc=external --with-libevent=external \
+      --with-pmix=internal --with-prrte=internal \
+      && make -j"$JOBS" && make install) \
+      >"$CACHE/logs/ompi6-spc.log" 2>&1 || { tail -40 "$CACHE/logs/ompi6-spc.log"; exit 1; }
+  ls "$prefix"/lib/libmpi_abi.so* >/dev/null 2>&1 || { echo "Open MPI 6.0: no libmpi_abi in $prefix/lib"; exit 1; }
+  rm -rf "$CACHE/build-ompi6"
+  touch "$prefix/.built"
+  log "Open MPI 6.0 + SPC: installed in $prefix"
+}
+
 # MPICH 4.3.2 or 5.0.1 with MPI_T events and recvq pvars, like 4.0.2.  The
 # git tags leave libmpi's version at 0:0:0; the release's numbers give
 # libmpi.so.12, the soname of 4.0.2, so one backend serves them all.
-build_mpich_release() { # build_mpich_release VERSION LIBTOOL_VERSION
-  local version=$1 sover=$2 prefix=$CACHE/mpich-$1-events
-  [ -f "$prefix/.built" ] && { log "MPICH $version + events: cached in $prefix"; return; }
+# 5.0.1 also builds its standard-ABI library (--enable-mpi-abi): libmpi_abi
+# beside libmpi, and mpicc_abi.
+build_mpich_release() { # build_mpich_release VERSION LIBTOOL_VERSION [CONFIGURE_OPTION...]
+  local version=$1 sover=$2 prefix=$CACHE/mpich-$1-events; shift 2
+  local stamp=$prefix/.built${1:+-abi}
+  [ -f "$stamp" ] && { log "MPICH $version + events: cached in $prefix"; return; }
   local src; src=$(unpack_shared "mpich-$version.tar.gz")
   log "MPICH $version + events: building from $src (about 15 minutes on 2 cores)"
   rm -rf "$CACHE/build-mpich-$version" && mkdir -p "$CACHE/build-mpich-$version"
@@ -152,24 +183,36 @@ build_mpich_release() { # build_mpich_release VERSION LIBTOOL_VERSION
     && cd "$CACHE/build-mpich-$version" && "$src/configure" --prefix="$prefix" --with-device=ch4:ofi \
       --with-libfabric=/usr --enable-mpit-pvars=recvq --enable-mpit-events=yes \
       --disable-fortran --disable-romio --disable-doc --disable-static --with-datatype-engine=dataloop --with-hwloc=/usr \
-      && make -j"$JOBS" && make install) \
+      "$@" && make -j"$JOBS" && make install) \
       >"$CACHE/logs/mpich-$version-events.log" 2>&1 || { tail -40 "$CACHE/logs/mpich-$version-events.log"; exit 1; }
   [ -e "$prefix/lib/libmpi.so.12" ] || { echo "MPICH $version: no libmpi.so.12 in $prefix/lib"; exit 1; }
+  [ $# = 0 ] || ls "$prefix"/lib/libmpi_abi.so* >/dev/null 2>&1 || { echo "MPICH $version: no libmpi_abi in $prefix/lib"; exit 1; }
   rm -rf "$CACHE/build-mpich-$version"
-  touch "$prefix/.built"
+  touch "$prefix/.built" "$stamp"
   log "MPICH $version + events: installed in $prefix"
+}
+
+# The MPI Forum's standard-ABI header (mpi-abi-stubs), unpacked into the
+# cache where configure finds it for the standard-ABI backend.  Without the
+# sources that backend is not built (configure says so).
+abi_stubs() {
+  local archive; archive=$(cd "$SOURCES" 2>/dev/null && ls mpi-abi-stubs-*.tar.gz 2>/dev/null | head -1)
+  [ -n "$archive" ] || { log "no mpi-abi-stubs in $SOURCES: no standard-ABI backend"; return 0; }
+  unpack_shared "$archive" >/dev/null
 }
 
 what=${1:-all}
 case $what in
   packages) install_packages ;;
   papi-source) fetch_source papi ;;
+  abi-stubs) abi_stubs ;;
   sources) install_packages; fetch_source papi >/dev/null; fetch_source openmpi >/dev/null; fetch_source mpich >/dev/null ;;
   ompi-spc) install_packages; build_ompi_spc ;;
   mpich-events) install_packages; build_mpich_events ;;
   ompi5-spc) install_packages; build_ompi5_spc ;;
   mpich43-events) install_packages; build_mpich_release 4.3.2 17:2:5 ;;
-  mpich50-events) install_packages; build_mpich_release 5.0.1 18:1:6 ;;
+  mpich50-events) install_packages; build_mpich_release 5.0.1 18:1:6 --enable-mpi-abi ;;
+  ompi6-spc) install_packages; build_ompi6_spc ;;
   all) install_packages; fetch_source papi >/dev/null; build_ompi_spc; build_mpich_events ;;
   *) echo "usage: $0 [packages|sources|papi-source|ompi-spc|mpich-events|all]" >&2; exit 2 ;;
 esac

@@ -35,6 +35,16 @@
 #define _GNU_SOURCE
 #endif
 #include <mpi.h>
+#if defined(OPEN_MPI)
+/* Open MPI's predefined handles are addresses of objects in libmpi.  Weak,
+ * so that the interposer links no libmpi: it loads into processes without
+ * MPI that inherit LD_PRELOAD (mpirun), and into programs of any Open MPI
+ * release, whatever its library's soname (libmpi.so.40, 6.0's). */
+#pragma weak ompi_mpi_comm_world
+#pragma weak ompi_mpi_comm_null
+#pragma weak ompi_mpi_byte
+#pragma weak ompi_request_null
+#endif
 #include <papi.h>
 
 #include <dlfcn.h>
@@ -1024,6 +1034,11 @@ int MPI_Pcontrol(const int level, ...)
  * the usual name manglings.  Arguments are passed through untouched to the
  * MPI's own Fortran routine, found after us in the lookup order. */
 typedef void (*fort1_t)(void *);
+#if defined(MPI_ABI_VERSION)
+typedef int fortran_int; /* the standard ABI's C header has no MPI_Fint: default INTEGER */
+#else
+typedef MPI_Fint fortran_int;
+#endif
 typedef void (*fort3_t)(void *, void *, void *);
 
 static void *next_symbol(const char *name) { return dlsym(RTLD_NEXT, name); }
@@ -1043,7 +1058,7 @@ static void fortran_init(const char *sym, void *ierr)
         real(ierr);
     } else { /* no Fortran layer after us: the C call does the same */
         int rc = PMPI_Init(NULL, NULL);
-        if (ierr) *(MPI_Fint *)ierr = (MPI_Fint)rc;
+        if (ierr) *(fortran_int *)ierr = (fortran_int)rc;
     }
     init_end(outer);
 }
@@ -1055,9 +1070,9 @@ static void fortran_init_thread(const char *sym, void *required, void *provided,
     if (real) {
         real(required, provided, ierr);
     } else {
-        int prov = 0, rc = PMPI_Init_thread(NULL, NULL, (int)*(MPI_Fint *)required, &prov);
-        *(MPI_Fint *)provided = (MPI_Fint)prov;
-        if (ierr) *(MPI_Fint *)ierr = (MPI_Fint)rc;
+        int prov = 0, rc = PMPI_Init_thread(NULL, NULL, (int)*(fortran_int *)required, &prov);
+        *(fortran_int *)provided = (fortran_int)prov;
+        if (ierr) *(fortran_int *)ierr = (fortran_int)rc;
     }
     init_end(outer);
 }
@@ -1070,7 +1085,7 @@ static void fortran_finalize(const char *sym, void *ierr)
         real(ierr);
     } else {
         int rc = PMPI_Finalize();
-        if (ierr) *(MPI_Fint *)ierr = (MPI_Fint)rc;
+        if (ierr) *(fortran_int *)ierr = (fortran_int)rc;
     }
 }
 

@@ -189,7 +189,13 @@ int report_sampling_note(char *buf, size_t len, const report_job_t *job)
         if (job->events[i].sampled)
             n += (size_t)snprintf(buf + n, len - n, "%s%s", k++ ? ", " : "", job->events[i].name);
     if (!k || n >= len) return k;
-    if (job->sample_ms > 0)
+    if (job->sample_ms > 0 && job->samples_min == 0)
+        snprintf(buf + n, len - n,
+                 ": NOT maxima: some rank ran shorter than the sample period (%g ms) and took no sample, so "
+                 "these are only what the start and end reads saw, a lower bound (the MPI publishes only "
+                 "the current length; --sample-period sets the period)",
+                 job->sample_ms);
+    else if (job->sample_ms > 0)
         snprintf(buf + n, len - n,
                  ": the largest queue length seen by a read every %g ms (sampled; at least %ld sample%s per "
                  "rank), as the MPI publishes only the current length",
@@ -311,7 +317,10 @@ int report_write_table(FILE *out, const report_job_t *job)
         fprintf(out, "%-*s  %-*s  %*s %6d  %*s  %*s %6d  %8s", wname, e->name, wunits, e->units, w, mn,
                 e->min_rank, w, me, w, mx, e->max_rank, imb);
         if (e->nranks < job->nprocs) fprintf(out, "  (%d of %d ranks)", e->nranks, job->nprocs);
-        if (e->sampled) fputs(job->sample_ms > 0 ? "  (sampled)" : "  (start and end only)", out);
+        if (e->sampled)
+            fputs(job->sample_ms > 0 && job->samples_min > 0 ? "  (sampled)"
+                                                             : "  (start and end only: a lower bound)",
+                  out);
         fputc('\n', out);
     }
     if (!job->nevents) fprintf(out, "(no event could be measured)\n");

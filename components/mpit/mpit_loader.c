@@ -33,7 +33,23 @@ static const struct {
     {"MVAPICH", "mpit_backend_mpich.so"},
 };
 
+/* A program built for the MPI 5.0 standard ABI (libmpi_abi) needs the
+ * backend compiled against the standard's header, whatever implementation
+ * is behind it. */
+#define STANDARD_ABI_MODULE "mpit_backend_abi.so"
+
 typedef int (*get_library_version_fn)(char *, int *);
+typedef int (*abi_get_version_fn)(int *, int *);
+
+/* MPI_Abi_get_version (MPI 5.0, callable before MPI_Init) answers 1 or
+ * more from a standard-ABI library and -1 from a native one; libraries
+ * older than MPI 5.0 do not have it. */
+static int process_uses_standard_abi(void)
+{
+    abi_get_version_fn get = (abi_get_version_fn)dlsym(RTLD_DEFAULT, "PMPI_Abi_get_version");
+    int major = -1, minor = -1;
+    return get && get(&major, &minor) == 0 && major >= 1;
+}
 
 /* The directory libpapi was loaded from, so an installed tree is relocatable. */
 static void own_dir(char *buf, size_t len)
@@ -110,7 +126,7 @@ const mpit_backend_t *mpit_load_backend(int load_default, char *why, size_t why_
     char version[MPIT_VERSION_LEN] = "";
     int len = 0;
     get_version(version, &len); /* callable before MPI_Init and after MPI_Finalize */
-    const char *module = NULL;
+    const char *module = process_uses_standard_abi() ? STANDARD_ABI_MODULE : NULL;
     for (size_t i = 0; i < sizeof families / sizeof families[0] && !module; i++)
         if (strstr(version, families[i].version_marker)) module = families[i].module;
     SUBDBG("mpit: MPI library \"%.120s\": backend %s\n", version, module ? module : "(none)");

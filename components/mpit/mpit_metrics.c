@@ -62,6 +62,14 @@ static const char needs_events_or_queue_pvar[] =
 static const char needs_queue_pvar[] =
     "needs Open MPI's ob1 PML or MPICH built with --enable-mpit-pvars=recvq";
 
+/* MPI_T events of the MPI's own objects: Open MPI 6.0 raises them; no MPICH
+ * release does, nor publishes a variable that counts them */
+static const char needs_lifecycle_events[] =
+    "needs Open MPI 6.0 or later (its MPI_T events ompi.mpi.*); MPICH raises no such event";
+static const char needs_memory_events[] =
+    "needs Open MPI 6.0 or later with its memory patcher (the MPI_T event "
+    "ompi.mca.memory.patcher.released); MPICH raises no such event";
+
 const mpit_metric_t mpit_metrics[] = {
     {"UNEXPECTED_MSGS",
      "Messages that arrived before a matching receive was posted",
@@ -233,6 +241,55 @@ const mpit_metric_t mpit_metrics[] = {
      MPIT_READ_DELTA,
      {PV(SPC("BYTES_GET"))},
      needs_spc,
+     NULL},
+    {"COMMS_CREATED",
+     "Communicators created",
+     "communicators",
+     MPIT_READ_DELTA,
+     {EV("comms_created")},
+     needs_lifecycle_events,
+     NULL},
+    {"COMMS_FREED",
+     "Communicators freed",
+     "communicators",
+     MPIT_READ_DELTA,
+     {EV("comms_freed")},
+     needs_lifecycle_events,
+     NULL},
+    {"WINS_CREATED",
+     "RMA windows created",
+     "windows",
+     MPIT_READ_DELTA,
+     {EV("wins_created")},
+     needs_lifecycle_events,
+     NULL},
+    {"WINS_FREED",
+     "RMA windows freed",
+     "windows",
+     MPIT_READ_DELTA,
+     {EV("wins_freed")},
+     needs_lifecycle_events,
+     NULL},
+    {"ERRORS_HANDLED",
+     "Invocations of error handlers (MPI_ERRORS_RETURN's included)",
+     "invocations",
+     MPIT_READ_DELTA,
+     {EV("errors_handled")},
+     needs_lifecycle_events,
+     NULL},
+    {"MEMORY_RELEASED",
+     "Bytes the MPI's memory hooks saw returned to the operating system",
+     "bytes",
+     MPIT_READ_DELTA,
+     {EV("memory_released")},
+     needs_memory_events,
+     NULL},
+    {"MEMORY_RELEASES",
+     "Returns of memory to the operating system the MPI's memory hooks saw",
+     "releases",
+     MPIT_READ_DELTA,
+     {EV("memory_releases")},
+     needs_memory_events,
      NULL},
 };
 

@@ -22,7 +22,63 @@
 
 #define OB1(e) "pml_ob1_" e
 
+#define OMPI_EVENT(e) "ompi.mpi." e
+
 const mpit_rule_t mpit_rules[] = {
+    /* ---- Open MPI 6.0's lifecycle events (ompi/runtime/ompi_mpit_register_events.c),
+     * source "ompi", raised synchronously where the object is made or freed;
+     * memory releases are aggregated and delivered when their unordered
+     * source is drained */
+    {"comms_created",
+     MPIT_RULE_COUNT,
+     "communicators",
+     "Communicators created",
+     {{OMPI_EVENT("communicator_created"), {NULL}, 0}},
+     0,
+     0},
+    {"comms_freed",
+     MPIT_RULE_COUNT,
+     "communicators",
+     "Communicators freed",
+     {{OMPI_EVENT("communicator_freed"), {NULL}, 0}},
+     0,
+     0},
+    {"wins_created",
+     MPIT_RULE_COUNT,
+     "windows",
+     "RMA windows created",
+     {{OMPI_EVENT("win_created"), {NULL}, 0}},
+     0,
+     0},
+    {"wins_freed",
+     MPIT_RULE_COUNT,
+     "windows",
+     "RMA windows freed",
+     {{OMPI_EVENT("win_freed"), {NULL}, 0}},
+     0,
+     0},
+    {"errors_handled",
+     MPIT_RULE_COUNT,
+     "invocations",
+     "Error handler invocations",
+     {{OMPI_EVENT("errhandler_invoked"), {NULL}, 0}},
+     0,
+     0},
+    {"memory_released",
+     MPIT_RULE_SUM,
+     "bytes",
+     "Memory returned to the operating system",
+     {{"ompi.mca.memory.patcher.released", {"bytes"}, 0}},
+     0,
+     0},
+    {"memory_releases",
+     MPIT_RULE_SUM,
+     "releases",
+     "Returns of memory to the operating system",
+     {{"ompi.mca.memory.patcher.released", {"count"}, 0}},
+     0,
+     0},
+
     /* ---- MPICH 4.0.2, source RECVQ. Elements: two MPI_INT (source rank,
      * context id + padding). The dequeued event's data pointer is computed
      * from a NULL request: never read it, pair removals by count. */

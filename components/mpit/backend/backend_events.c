@@ -1,8 +1,8 @@
 /*
  * MPI_T events (MPI 4.0) for the backend: event info, callback registration
  * and the callback itself, which runs inside MPI: no locks, no allocation,
- * no I/O, bounded work.  Compiled into the backend only when the family's
- * mpi.h declares the events API.
+ * no I/O, bounded work.  The entry points are the running library's
+ * (events_api.c): a release without events offers none.
  */
 #include <mpi.h>
 #include <stdatomic.h>
@@ -14,13 +14,12 @@
 #include "../mpit_values.h"
 #include "backend_internal.h"
 #include "event_clock.h"
+#include "events_api.h"
 #include "family_quirks.h"
-
-#if MPI_VERSION >= 4
 
 /* One registration: what the callback needs, fixed at subscribe time. */
 typedef struct subscription {
-    MPI_T_event_registration handle;
+    ev_registration_t handle;
     int index;
     int nelem;
     int elem_dtype[MPIT_EVENT_MAX_ELEMS];
@@ -36,7 +35,7 @@ static subscription_t *subscriptions;
 static double *source_ns_per_tick; /* by source index */
 static int num_sources;
 
-static int event_num(int *num) { return backend_status(PMPI_T_event_get_num(num)); }
+static int event_num(int *num) { return backend_status(ev.get_num(num)); }
 
 #define COPY_MAX 256 /* an event buffer copied whole in the callback, on the stack */
 
@@ -56,8 +55,8 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     MPI_T_enum enumtype = MPI_T_ENUM_NULL;
     MPI_Info mpi_info = MPI_INFO_NULL;
     memset(info, 0, sizeof *info);
-    int err = PMPI_T_event_get_info(index, info->name, &name_len, &verbosity, types, displs, &nelem,
-                                    &enumtype, &mpi_info, info->desc, &desc_len, &bind);
+    int err = ev.get_info(index, info->name, &name_len, &verbosity, types, displs, &nelem, &enumtype,
+                          &mpi_info, info->desc, &desc_len, &bind);
     if (err != MPI_SUCCESS) return backend_status(err);
     if (mpi_info != MPI_INFO_NULL) PMPI_Info_free(&mpi_info);
     info->nelem = nelem < MPIT_EVENT_MAX_ELEMS ? nelem : MPIT_EVENT_MAX_ELEMS;
@@ -66,19 +65,18 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
     for (int i = 0; i < info->nelem; i++) info->elem_dtype[i] = backend_map_dtype(types[i]);
     backend_event_data_defect(info->unreadable, sizeof info->unreadable);
     /* The optional enum names the elements; where the family's enum cannot
-     * be trusted, the names it is known to mean (family_quirks.h). */
-    int items = 0;
+     * be trusted or gives none, the names it is known to mean (family_quirks.h). */
+    int items = 0, named = 0;
     char ename[MPIT_ELEM_NAME_LEN];
     int elen = sizeof ename;
-    if (quirks.event_enumtype_valid && enumtype != MPI_T_ENUM_NULL &&
+    if (backend_family.quirks.event_enumtype_valid && enumtype != MPI_T_ENUM_NULL &&
         PMPI_T_enum_get_info(enumtype, &items, ename, &elen) == MPI_SUCCESS) {
         for (int i = 0; i < items && i < info->nelem; i++) {
             int value, len = sizeof info->elem_names[i];
-            PMPI_T_enum_get_item(enumtype, i, &value, info->elem_names[i], &len);
+            named += PMPI_T_enum_get_item(enumtype, i, &value, info->elem_names[i], &len) == MPI_SUCCESS;
         }
     }
-    for (size_t k = 0;
-         !quirks.event_enumtype_valid && k < sizeof unnamed_elements / sizeof unnamed_elements[0]; k++)
+    for (size_t k = 0; !named && k < sizeof unnamed_elements / sizeof unnamed_elements[0]; k++)
         if (strcmp(unnamed_elements[k].event, info->name) == 0 &&
             backend_release_is(unnamed_elements[k].release_label, unnamed_elements[k].release_version)) {
             for (int i = 0; i < info->nelem && i < UNNAMED_ELEMENTS_MAX && unnamed_elements[k].elems[i]; i++)
@@ -90,25 +88,23 @@ static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs
 
 /* The time of an event on a clock other than the TSC: the MPI's timestamp,
  * or CLOCK_MONOTONIC now. */
-static uint64_t __attribute__((noinline))
-other_timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
+static uint64_t __attribute__((noinline)) other_timestamp_ns(ev_instance_t instance, const subscription_t *s)
 {
     if (backend_clock.kind != EVENT_CLOCK_MPI) return backend_clock_monotonic();
     MPI_Count ticks = 0;
-    PMPI_T_event_get_timestamp(instance, &ticks);
+    ev.get_timestamp(instance, &ticks);
     return s->ns_per_tick == 1.0 ? (uint64_t)ticks : (uint64_t)((double)ticks * s->ns_per_tick);
 }
 
 /* The event's time on the chosen clock (event_clock.h): the MPI's timestamp,
  * or a clock read now where the MPI calls back as it raises the event. */
-static inline uint64_t timestamp_ns(MPI_T_event_instance instance, const subscription_t *s)
+static inline uint64_t timestamp_ns(ev_instance_t instance, const subscription_t *s)
 {
     return backend_clock.kind == EVENT_CLOCK_TSC ? backend_clock_tsc() : other_timestamp_ns(instance, s);
 }
 
 /* The time on another clock, apart so that on_event keeps no frame. */
-static void __attribute__((noinline))
-deliver_other_time(MPI_T_event_instance instance, const subscription_t *s)
+static void __attribute__((noinline)) deliver_other_time(ev_instance_t instance, const subscription_t *s)
 {
     s->sink.deliver(s->sink.ctx, s->index, other_timestamp_ns(instance, s), NULL, 0);
 }
@@ -116,20 +112,19 @@ deliver_other_time(MPI_T_event_instance instance, const subscription_t *s)
 /* The slower path of on_event, apart so that the common one keeps no
  * buffers on the stack: rules that read the event's elements. */
 static void __attribute__((noinline))
-deliver_general(MPI_T_event_instance instance, const subscription_t *s, unsigned plan)
+deliver_general(ev_instance_t instance, const subscription_t *s, unsigned plan)
 {
     int64_t elements[MPIT_EVENT_MAX_ELEMS];
     unsigned char buf[16], whole[COPY_MAX];
     int n = (int)(plan & MPIT_PLAN_ELEMENTS);
     if (n > s->nelem) n = s->nelem;
     /* one MPI_T_event_copy is cheaper than an MPI_T_event_read per element */
-    int copied = n > 0 && s->copy_size > 0 && PMPI_T_event_copy(instance, whole) == MPI_SUCCESS;
+    int copied = n > 0 && s->copy_size > 0 && ev.copy(instance, whole) == MPI_SUCCESS;
     for (int i = 0; i < n; i++) {
         const unsigned char *at = buf;
         if (copied)
             at = whole + s->elem_displ[i];
-        else if (s->elem_dtype[i] == MPIT_TYPE_UNKNOWN ||
-                 PMPI_T_event_read(instance, i, buf) != MPI_SUCCESS) {
+        else if (s->elem_dtype[i] == MPIT_TYPE_UNKNOWN || ev.read(instance, i, buf) != MPI_SUCCESS) {
             n = i;
             break;
         }
@@ -143,8 +138,7 @@ deliver_general(MPI_T_event_instance instance, const subscription_t *s, unsigned
  * I/O, and only what the running rules need (the sink's plan word): the
  * elements if a rule reads them, the time if a rule times.  Without
  * elements it ends in a tail call. */
-static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg, MPI_T_cb_safety safety,
-                     void *user_data)
+static void on_event(ev_instance_t instance, ev_registration_t reg, ev_safety_t safety, void *user_data)
 {
     (void)reg;
     (void)safety;
@@ -161,8 +155,8 @@ static void on_event(MPI_T_event_instance instance, MPI_T_event_registration reg
     }
 }
 
-static void on_dropped(MPI_Count count, MPI_T_event_registration reg, int source_index,
-                       MPI_T_cb_safety safety, void *user_data)
+static void on_dropped(MPI_Count count, ev_registration_t reg, int source_index, ev_safety_t safety,
+                       void *user_data)
 {
     (void)reg;
     (void)source_index;
@@ -171,7 +165,7 @@ static void on_dropped(MPI_Count count, MPI_T_event_registration reg, int source
     s->sink.dropped(s->sink.ctx, s->index, (uint64_t)count);
 }
 
-static void on_free(MPI_T_event_registration reg, MPI_T_cb_safety safety, void *user_data)
+static void on_free(ev_registration_t reg, ev_safety_t safety, void *user_data)
 {
     (void)reg;
     (void)safety;
@@ -181,16 +175,16 @@ static void on_free(MPI_T_event_registration reg, MPI_T_cb_safety safety, void *
 static void load_sources(void)
 {
     if (source_ns_per_tick) return;
-    if (PMPI_T_source_get_num(&num_sources) != MPI_SUCCESS || num_sources <= 0) return;
+    if (ev.source_get_num(&num_sources) != MPI_SUCCESS || num_sources <= 0) return;
     source_ns_per_tick = calloc((size_t)num_sources, sizeof *source_ns_per_tick);
     for (int i = 0; source_ns_per_tick && i < num_sources; i++) {
         char name[MPIT_NAME_LEN], desc[MPIT_NAME_LEN];
         int nl = sizeof name, dl = sizeof desc;
-        MPI_T_source_order order;
+        ev_order_t order;
         MPI_Count tps = 0, max_ticks;
         MPI_Info info = MPI_INFO_NULL;
         source_ns_per_tick[i] = 1.0;
-        if (PMPI_T_source_get_info(i, name, &nl, desc, &dl, &order, &tps, &max_ticks, &info) == MPI_SUCCESS) {
+        if (ev.source_get_info(i, name, &nl, desc, &dl, &order, &tps, &max_ticks, &info) == MPI_SUCCESS) {
             if (tps > 0) source_ns_per_tick[i] = 1e9 / (double)tps;
             if (info != MPI_INFO_NULL) PMPI_Info_free(&info);
         }
@@ -221,7 +215,7 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
     s->plan = sink->plan(sink->ctx, index);
     load_sources();
     static int clock_chosen; /* subscription is setup: one thread */
-    if (!clock_chosen) backend_clock_setup(quirks.event_callbacks_synchronous);
+    if (!clock_chosen) backend_clock_setup(backend_family.quirks.event_callbacks_synchronous);
     clock_chosen = 1;
     /* An event has no source before its first instance; MPICH and Open MPI
      * use nanosecond sources, and a single source is the common case. */
@@ -232,7 +226,7 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
         free(s);
         return MPIT_ERR_NO_OBJECT;
     }
-    err = PMPI_T_event_handle_alloc(index, obj, MPI_INFO_NULL, &s->handle);
+    err = ev.handle_alloc(index, obj, MPI_INFO_NULL, &s->handle);
     if (err != MPI_SUCCESS) {
         free(s);
         return backend_status(err);
@@ -241,16 +235,14 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
      * MPI finds it whatever safety it raises the event with (MPICH raises
      * at MPI_RESTRICTED and looks upward; Open MPI main never selects
      * ASYNC_SIGNAL_SAFE). */
-    static const MPI_T_cb_safety levels[] = {MPI_T_CB_REQUIRE_NONE, MPI_T_CB_REQUIRE_MPI_RESTRICTED,
-                                             MPI_T_CB_REQUIRE_THREAD_SAFE,
-                                             MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE};
+    static const ev_safety_t levels[] = {EV_REQUIRE_NONE, EV_REQUIRE_MPI_RESTRICTED, EV_REQUIRE_THREAD_SAFE,
+                                         EV_REQUIRE_ASYNC_SIGNAL_SAFE};
     int registered = 0;
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
-        registered +=
-            PMPI_T_event_register_callback(s->handle, levels[i], MPI_INFO_NULL, s, on_event) == MPI_SUCCESS;
-    PMPI_T_event_set_dropped_handler(s->handle, on_dropped);
+        registered += ev.register_callback(s->handle, levels[i], MPI_INFO_NULL, s, on_event) == MPI_SUCCESS;
+    ev.set_dropped_handler(s->handle, on_dropped);
     if (!registered) {
-        PMPI_T_event_handle_free(s->handle, s, on_free);
+        ev.handle_free(s->handle, s, on_free);
         return MPIT_ERR_MPI;
     }
     s->next = subscriptions;
@@ -264,7 +256,7 @@ static void event_unsubscribe_all(void)
     subscriptions = NULL;
     while (s) {
         subscription_t *next = s->next;
-        PMPI_T_event_handle_free(s->handle, s, on_free);
+        ev.handle_free(s->handle, s, on_free);
         s = next;
     }
 }
@@ -274,12 +266,13 @@ static uint64_t event_now_ns(void)
     MPI_Count ticks = 0;
     if (backend_clock.kind != EVENT_CLOCK_MPI) return backend_clock_now();
     load_sources();
-    if (num_sources <= 0 || PMPI_T_source_get_timestamp(0, &ticks) != MPI_SUCCESS) return 0;
+    if (num_sources <= 0 || ev.source_get_timestamp(0, &ticks) != MPI_SUCCESS) return 0;
     return (uint64_t)((double)ticks * source_ns_per_tick[0]);
 }
 
 void backend_events_fill(mpit_backend_t *b)
 {
+    if (!events_api_load()) return;
     b->event_num = event_num;
     b->event_info = event_info;
     b->event_subscribe = event_subscribe;
@@ -287,11 +280,7 @@ void backend_events_fill(mpit_backend_t *b)
     b->event_now_ns = event_now_ns;
 }
 
-void backend_events_release(void) { event_unsubscribe_all(); }
-
-#else /* no MPI_T events in this MPI's header */
-
-void backend_events_fill(mpit_backend_t *b) { (void)b; }
-void backend_events_release(void) {}
-
-#endif
+void backend_events_release(void)
+{
+    if (events_api_load()) event_unsubscribe_all();
+}

@@ -28,6 +28,8 @@ int backend_pvar_unavailable(const char *name, char *why, size_t why_len);
 /* 1 (with why) when the running MPI release publishes the variable but does
  * not maintain it (known_defects.c). */
 int backend_known_defect(const char *name, char *why, size_t why_len);
+/* The running library's version string, asked once (backend_family.c). */
+const char *backend_library_version(void);
 /* 1 when the running library's version string starts with label and then,
  * after blanks, version ("MPICH Version:", "4.0."). */
 int backend_release_is(const char *label, const char *version);

@@ -79,7 +79,7 @@ static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
             PMPI_T_pvar_handle_free(claimed, &h->handle);
         PMPI_T_pvar_session_free(&claimed);
     }
-    if (mpit_initialized && quirks.finalize_mpit_before_mpi) {
+    if (mpit_initialized && backend_family.quirks.finalize_mpit_before_mpi) {
         PMPI_T_finalize();
         mpit_initialized = 0;
     }
@@ -125,8 +125,8 @@ static void shutdown_mpit(void)
     /* Open MPI 4.1 crashes in MPI_T_finalize after MPI_Finalize; MPICH frees
      * cvars still in use if MPI_T is finalized while MPI runs. */
     if (state == MPIT_MPI_RUNNING) backend_events_release();
-    if ((state != MPIT_MPI_FINALIZED && quirks.finalize_mpit_before_mpi) ||
-        (state != MPIT_MPI_RUNNING && !quirks.finalize_mpit_before_mpi)) {
+    if ((state != MPIT_MPI_FINALIZED && backend_family.quirks.finalize_mpit_before_mpi) ||
+        (state != MPIT_MPI_RUNNING && !backend_family.quirks.finalize_mpit_before_mpi)) {
         PMPI_T_finalize();
         mpit_initialized = 0;
     }
@@ -329,8 +329,6 @@ static void batch_free(mpit_batch_t *b)
 
 static mpit_backend_t backend = {
     .abi = MPIT_BACKEND_ABI,
-    .family = FAMILY_NAME,
-    .mpit_costly_before_mpi = quirks.mpit_costly_before_mpi,
     .init = init,
     .shutdown = shutdown_mpit,
     .mpi_state = mpi_state,
@@ -356,6 +354,9 @@ static mpit_backend_t backend = {
 const mpit_backend_t *mpit_backend_entry(void);
 const mpit_backend_t *mpit_backend_entry(void)
 {
+    backend_family_detect();
+    backend.family = backend_family.name;
+    backend.mpit_costly_before_mpi = backend_family.quirks.mpit_costly_before_mpi;
     backend_events_fill(&backend);
     return &backend;
 }

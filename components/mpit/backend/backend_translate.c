@@ -86,5 +86,11 @@ int backend_map_dtype(MPI_Datatype t)
     if (t == MPI_DOUBLE) return MPIT_TYPE_DOUBLE;
     if (t == MPI_COUNT) return MPIT_TYPE_COUNT_T;
     if (t == MPI_CHAR) return MPIT_TYPE_CHAR;
+    /* fixed widths (Open MPI 6.0's event elements), as the C types of that
+     * width on the LP64 systems MPI runs on */
+    if (t == MPI_INT32_T) return MPIT_TYPE_INT;
+    if (t == MPI_UINT32_T) return MPIT_TYPE_UNSIGNED;
+    if (t == MPI_INT64_T) return MPIT_TYPE_LONG_LONG;
+    if (t == MPI_UINT64_T) return MPIT_TYPE_UNSIGNED_LONG_LONG;
     return MPIT_TYPE_UNKNOWN;
 }

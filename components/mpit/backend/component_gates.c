@@ -16,8 +16,7 @@
 #include <string.h>
 
 #include "backend_internal.h"
-
-#if defined(OPEN_MPI)
+#include "family_quirks.h"
 
 /* The head of Open MPI's mca_base_component_t (MCA component ABI 2.1.0,
  * unchanged from Open MPI 1.8 to 5.0): enough to read a component's name. */
@@ -57,7 +56,7 @@ static const char *selected_name(const struct component_gate *g)
 int backend_pvar_unavailable(const char *name, char *why, size_t why_len)
 {
     if (backend_known_defect(name, why, why_len)) return 1;
-    for (size_t i = 0; i < sizeof gates / sizeof gates[0]; i++) {
+    for (size_t i = 0; backend_family.open_mpi && i < sizeof gates / sizeof gates[0]; i++) {
         const struct component_gate *g = &gates[i];
         size_t n = strlen(g->prefix);
         if (strncmp(name, g->prefix, n) != 0) continue;
@@ -79,12 +78,3 @@ int backend_pvar_unavailable(const char *name, char *why, size_t why_len)
     }
     return 0;
 }
-
-#else
-
-int backend_pvar_unavailable(const char *name, char *why, size_t why_len)
-{
-    return backend_known_defect(name, why, why_len);
-}
-
-#endif

@@ -26,7 +26,7 @@ struct family_quirks {
  * sender's rank in the message's communicator; element 1 is what follows,
  * the communicator's context id in 4.0 and the tag from 4.1 on (seen: 62,
  * the test's tag, on 4.3.2), so there the communicator is not known. */
-#define UNNAMED_ELEMENTS_MAX 4
+#define UNNAMED_ELEMENTS_MAX 6
 static const struct {
     const char *event;
     const char *release_label, *release_version; /* version "": any release */
@@ -36,16 +36,32 @@ static const struct {
     {"unexp_message_dequeued", "MPICH Version:", "4.0.", {"source", "context_id", NULL}},
     {"unexp_message_enqueued", "MPICH Version:", "", {"source", "tag", NULL}},
     {"unexp_message_dequeued", "MPICH Version:", "", {"source", "tag", NULL}},
+    /* Open MPI 6.0 registers its events without an enum; the names of its
+     * payload structs (ompi/communicator/comm_cid.c, ompi/win/win.c,
+     * ompi/errhandler/errhandler_invoke.c, ompi/instance/instance.c) */
+    {"ompi.mpi.initialization",
+     "Open MPI v",
+     "",
+     {"model", "thread_level", "world_rank", "world_size", "instance", NULL}},
+    {"ompi.mpi.finalization", "Open MPI v", "", {"model", "world_rank", "instance", NULL}},
+    {"ompi.mpi.communicator_created", "Open MPI v", "", {"size", "handle", NULL}},
+    {"ompi.mpi.communicator_freed", "Open MPI v", "", {"handle", NULL}},
+    {"ompi.mpi.communicator_name_set", "Open MPI v", "", {"handle", NULL}},
+    {"ompi.mpi.errhandler_invoked", "Open MPI v", "", {"error_code", "object_kind", "errhandler", "object"}},
+    {"ompi.mpi.win_created", "Open MPI v", "", {"size", "disp_unit", "flavor", "handle"}},
+    {"ompi.mpi.win_freed", "Open MPI v", "", {"flavor", "handle", NULL}},
+    {"ompi.mca.memory.patcher.released", "Open MPI v", "", {"count", "bytes", NULL}},
 };
 
-#if defined(OPEN_MPI)
-#define FAMILY_NAME "Open MPI"
-static const struct family_quirks quirks = {1, 1, 1, 0};
-#elif defined(MPICH)
-#define FAMILY_NAME "MPICH"
-static const struct family_quirks quirks = {0, 0, 0, 1};
-#else
-#error "unknown MPI family: add its quirks here"
-#endif
+/* The family of the running library, learnt from its version string at
+ * the backend's entry (backend_family.c): a backend compiled against the
+ * standard ABI's header serves every family, a native one its own. */
+struct backend_family {
+    const char *name; /* "Open MPI", "MPICH" */
+    int open_mpi;     /* Open MPI's components: SPCs, monitoring, MCA gates */
+    struct family_quirks quirks;
+};
+extern struct backend_family backend_family;
+void backend_family_detect(void);
 
 #endif

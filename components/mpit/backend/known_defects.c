@@ -40,21 +40,6 @@ static const struct known_defect {
      "subtracts when it leaves (ompi/mca/pml/ob1/pml_ob1_recvfrag.c), so it only grows"},
 };
 
-/* The running library's version string, asked once (callable before
- * MPI_Init and after MPI_Finalize). */
-static const char *library_version(void)
-{
-    static char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    static int asked;
-    if (!asked) {
-        int len = 0;
-        if (PMPI_Get_library_version(version, &len) != MPI_SUCCESS) version[0] = '\0';
-        version[sizeof version - 1] = '\0';
-        asked = 1;
-    }
-    return version;
-}
-
 static const struct event_data_defect {
     struct release release;
     const char *why;
@@ -65,7 +50,7 @@ static const struct event_data_defect {
 
 int backend_release_is(const char *label, const char *version)
 {
-    const char *v = library_version();
+    const char *v = backend_library_version();
     size_t n = strlen(label);
     if (strncmp(v, label, n) != 0) return 0;
     v += strspn(v + n, " \t") + n;

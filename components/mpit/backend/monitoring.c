@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "backend_internal.h"
+#include "family_quirks.h"
 
 #define ENABLE_ENV "OMPI_MCA_pml_monitoring_enable"
 #define PML_ENV    "OMPI_MCA_pml"
@@ -29,13 +30,9 @@ static const char *const monitoring_patterns[] = {"pml_monitoring_*", "osc_monit
 
 int backend_is_monitoring(const char *name)
 {
-#if defined(OPEN_MPI)
+    if (!backend_family.open_mpi) return 0;
     for (size_t i = 0; i < sizeof monitoring_patterns / sizeof monitoring_patterns[0]; i++)
         if (fnmatch(monitoring_patterns[i], name, 0) == 0) return 1;
-#else
-    (void)name;
-    (void)monitoring_patterns;
-#endif
     return 0;
 }
 

@@ -16,12 +16,11 @@
 #include <string.h>
 
 #include "backend_internal.h"
+#include "family_quirks.h"
 
 #define SPC_PREFIX       "runtime_spc_"
 #define ATTACH_ENV       "OMPI_MCA_mpi_spc_attach"
 #define ATTACH_VALUE_LEN 8192 /* the comma-separated list of attached counters */
-
-#if defined(OPEN_MPI)
 
 /* A watermark moves only while the level it follows is attached too. */
 static const struct {
@@ -57,6 +56,7 @@ static void attach(const char *counter)
 
 void backend_pvar_request(const char *name)
 {
+    if (!backend_family.open_mpi) return;
     if (strncmp(name, SPC_PREFIX, strlen(SPC_PREFIX)) != 0) return;
     int initialized = 0;
     PMPI_Initialized(&initialized);
@@ -104,6 +104,7 @@ static int is_level(const char *counter)
 
 int backend_pvar_collecting(const char *name)
 {
+    if (!backend_family.open_mpi) return 1;
     if (strncmp(name, SPC_PREFIX, strlen(SPC_PREFIX)) != 0) return 1;
     if (!is_level(name + strlen(SPC_PREFIX)) && attached_by_start(name)) return 1;
     char value[ATTACH_VALUE_LEN];
@@ -112,14 +113,3 @@ int backend_pvar_collecting(const char *name)
     const char *counter = name + strlen(SPC_PREFIX);
     return listed(value, counter) && (!needed_by(counter) || listed(value, needed_by(counter)));
 }
-
-#else
-
-void backend_pvar_request(const char *name) { (void)name; }
-int backend_pvar_collecting(const char *name)
-{
-    (void)name;
-    return 1;
-}
-
-#endif
