@@ -5,7 +5,9 @@
  * event.<name> occurrence counters; then 2 windows created and freed read
  * 2 and 2 (the communicators a window makes for itself are counted too, and
  * must balance).  The element aggregate sums the created communicators'
- * sizes.  On an MPI without these events each metric is refused with the
+ * sizes.  Where the MPI reports memory returned to the system (Open MPI's
+ * memory patcher), freeing a 64 MiB block (mmap'ed by malloc, unmapped by
+ * free) reads at least one release of at least 64 MiB by PAPI_stop.  On an MPI without these events each metric is refused with the
  * reason naming what gives it, and nothing crashes.
  * ranks: 2 4 */
 #include "check.h"

@@ -148,8 +148,13 @@ build_ompi6_spc() {
   # The snapshot's pympistandard is its develop branch (the pinned commit
   # was not available), which drops an apis.json path given as a string
   # (_resolve_path): the bindings generator gives one; use it as the file.
-  sed -i 's/^        given_path = Path(given_path)$/        path = Path(given_path)/' \
-    "$src/3rd-party/pympistandard/src/pympistandard/__init__.py"
+  # That branch also lacks the kind of MPI_Abi_{get,set}_fortran_booleans'
+  # void * parameters, which the standard-ABI header generator needs.
+  local pms=$src/3rd-party/pympistandard/src/pympistandard
+  sed -i 's/^        given_path = Path(given_path)$/        path = Path(given_path)/' "$pms/__init__.py"
+  grep -q '^LOGICAL_VOID = ' "$pms/_kinds.py" || printf '%s\n' '' 'LOGICAL_VOID = Kind(' \
+    '    name="LOGICAL_VOID",' '    _lis="logical",' '    _iso_c_small="void",' \
+    '    _f90_small="LOGICAL",' '    _f08_small="LOGICAL",' ')' >> "$pms/_kinds.py"
   log "Open MPI 6.0 + SPC: building from $src (about 20 minutes on 2 cores)"
   rm -rf "$CACHE/build-ompi6" && mkdir -p "$CACHE/build-ompi6"
   ( { [ -x "$src/configure" ] || (cd "$src" && ./autogen.pl --no-3rdparty hwloc,libevent); } \

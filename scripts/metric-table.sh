@@ -17,7 +17,7 @@ end='<!-- metric-table: end -->'
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 # flavor names and the column headings of the table, in its order
-headings=("openmpi:Open MPI 4.1.4" "openmpi-spc:Open MPI 4.1.4 SPC" "openmpi-5.0.9-spc:Open MPI 5.0.9 SPC"
+headings=("openmpi:Open MPI 4.1.4" "openmpi-spc:Open MPI 4.1.4 SPC" "openmpi-5.0.9-spc:Open MPI 5.0.9 SPC" "openmpi-6.0-spc:Open MPI 6.0 SPC"
           "mpich:MPICH 4.0.2" "mpich-events:MPICH 4.0.2 events" "mpich-4.3.2-events:MPICH 4.3.2 events"
           "mpich-5.0.1-events:MPICH 5.0.1 events")
 

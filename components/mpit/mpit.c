@@ -258,6 +258,7 @@ static int mpit_start_unguarded(hwd_context_t *ctx, hwd_control_state_t *ctl)
      * MPI_Init and MPI_Finalize to arm the hook */
     if (!atomic_load(&mpit_control_gone) && mpit_backend()->mpi_state() == MPIT_MPI_FINALIZED)
         on_mpi_finalize();
+    mpit_events_flush(); /* what happened before the start counts before it */
     int err = mpit_control_start(cs, why, sizeof why);
     if (err != PAPI_OK) {
         int codes[MPIT_MAX_EVENTS];
@@ -286,6 +287,7 @@ static int mpit_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **v
 static int mpit_stop_unguarded(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
     (void)ctx;
+    if (!atomic_load(&mpit_control_gone)) mpit_events_flush();
     return mpit_control_stop((mpit_control_t *)ctl);
 }
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI    12
+#define MPIT_BACKEND_ABI    13
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN    256  /* an MPI_T variable or event name */
@@ -182,6 +182,9 @@ typedef struct mpit_backend {
     void (*event_unsubscribe_all)(void);
     /* Now on the clock of the event sources, in ns (for queue residence). */
     uint64_t (*event_now_ns)(void);
+    /* Has the MPI deliver what its unordered sources hold back (Open MPI
+     * 6.0 aggregates memory releases until asked); not on a hot path. */
+    void (*event_flush)(void);
 } mpit_backend_t;
 
 typedef const mpit_backend_t *(*mpit_backend_entry_fn)(void);

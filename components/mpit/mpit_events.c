@@ -255,4 +255,9 @@ uint64_t mpit_events_now(void)
     return mpit_backend() && mpit_backend()->event_now_ns && subscribed ? mpit_backend()->event_now_ns() : 0;
 }
 
+void mpit_events_flush(void)
+{
+    if (subscribed && mpit_backend() && mpit_backend()->event_flush) mpit_backend()->event_flush();
+}
+
 void mpit_events_forget(void) { subscribed = 0; }

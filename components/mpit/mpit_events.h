@@ -50,6 +50,9 @@ int mpit_events_needs_now(int id);
 /* Hot path: lock-free. */
 int64_t mpit_events_read(int id, uint64_t now_ns);
 uint64_t mpit_events_now(void);
+/* Has the MPI deliver instances it holds back (unordered sources), at
+ * PAPI_start and PAPI_stop: never from a read. */
+void mpit_events_flush(void);
 
 /* Every instance of every type, besides the counters (papi_mpit_watch_*):
  * fn runs inside MPI, as the callbacks do.  fn NULL stops.  0, or -1 when

@@ -2,8 +2,10 @@
 #define _GNU_SOURCE
 #endif
 #include "mpit_loader.h"
+#include "papi_mpit.h"
 
 const mpit_backend_t *_Atomic mpit_backend_in_use;
+static char loaded_module[MPIT_NAME_LEN]; /* written before the backend is published */
 
 #include <dlfcn.h>
 #include <libgen.h>
@@ -144,6 +146,15 @@ const mpit_backend_t *mpit_load_backend(int load_default, char *why, size_t why_
         snprintf(why, why_len, "backend %s does not match this libpapi (ABI %d)", module, MPIT_BACKEND_ABI);
         return NULL;
     }
+    snprintf(loaded_module, sizeof loaded_module, "%s", module);
     /* Never dlclose: MPI may call our MPI_COMM_SELF callback at MPI_Finalize. */
     return backend;
+}
+
+int papi_mpit_backend(char *buf, size_t len)
+{
+    const mpit_backend_t *b = atomic_load(&mpit_backend_in_use);
+    if (!b || !loaded_module[0]) return 0;
+    snprintf(buf, len, "%s (%s)", loaded_module, b->family);
+    return 1;
 }

@@ -27,6 +27,8 @@
  *
  * 4. Every MPI_T event instance (an event log): the component's callbacks
  *    hand each instance, with its timestamp and elements, to a watcher.
+ *
+ * 5. Which backend module serves the process's MPI.
  */
 #ifndef PAPI_MPIT_H
 #define PAPI_MPIT_H
@@ -129,6 +131,13 @@ uint64_t papi_mpit_watch_now(void);
 /* Stops; *dropped (if not NULL): instances the MPI reported it could not
  * deliver since the start. */
 int papi_mpit_watch_stop(uint64_t *dropped);
+
+/* ---- 5. the backend in use */
+/* 1 and "MODULE (FAMILY)" in buf, e.g. "mpit_backend_abi.so (MPICH)": the
+ * backend module the component chose for the process's MPI (the standard
+ * ABI's for a program of libmpi_abi, else its family's), once one is
+ * loaded (the first mpit call of a process with MPI); else 0. */
+int papi_mpit_backend(char *buf, size_t len);
 
 #pragma GCC visibility pop
 

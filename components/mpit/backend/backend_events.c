@@ -32,7 +32,8 @@ typedef struct subscription {
 } subscription_t;
 
 static subscription_t *subscriptions;
-static double *source_ns_per_tick; /* by source index */
+static double *source_ns_per_tick;      /* by source index */
+static unsigned char *source_unordered; /* by source index: 1 when its instances wait to be drained */
 static int num_sources;
 
 static int event_num(int *num) { return backend_status(ev.get_num(num)); }
@@ -47,19 +48,26 @@ static int event_info(int index, mpit_event_info_t *info)
     return event_info_displ(index, info, displs);
 }
 
+/* Room for more elements than are kept: MPICH 5.0.1's standard-ABI wrapper
+ * of MPI_T_event_get_info writes as many as the event has, whatever the
+ * count it is given. */
+#define INFO_ELEMS 64
+
 static int event_info_displ(int index, mpit_event_info_t *info, MPI_Aint *displs)
 {
-    MPI_Datatype types[MPIT_EVENT_MAX_ELEMS];
-    int name_len = MPIT_NAME_LEN, desc_len = MPIT_DESC_LEN, nelem = MPIT_EVENT_MAX_ELEMS;
+    MPI_Datatype types[INFO_ELEMS];
+    MPI_Aint all_displs[INFO_ELEMS];
+    int name_len = MPIT_NAME_LEN, desc_len = MPIT_DESC_LEN, nelem = INFO_ELEMS;
     int verbosity, bind;
     MPI_T_enum enumtype = MPI_T_ENUM_NULL;
     MPI_Info mpi_info = MPI_INFO_NULL;
     memset(info, 0, sizeof *info);
-    int err = ev.get_info(index, info->name, &name_len, &verbosity, types, displs, &nelem, &enumtype,
+    int err = ev.get_info(index, info->name, &name_len, &verbosity, types, all_displs, &nelem, &enumtype,
                           &mpi_info, info->desc, &desc_len, &bind);
     if (err != MPI_SUCCESS) return backend_status(err);
     if (mpi_info != MPI_INFO_NULL) PMPI_Info_free(&mpi_info);
     info->nelem = nelem < MPIT_EVENT_MAX_ELEMS ? nelem : MPIT_EVENT_MAX_ELEMS;
+    for (int i = 0; i < info->nelem; i++) displs[i] = all_displs[i];
     info->bind = backend_map_bind(bind);
     info->verbosity = backend_map_verbosity(verbosity);
     for (int i = 0; i < info->nelem; i++) info->elem_dtype[i] = backend_map_dtype(types[i]);
@@ -177,6 +185,7 @@ static void load_sources(void)
     if (source_ns_per_tick) return;
     if (ev.source_get_num(&num_sources) != MPI_SUCCESS || num_sources <= 0) return;
     source_ns_per_tick = calloc((size_t)num_sources, sizeof *source_ns_per_tick);
+    source_unordered = calloc((size_t)num_sources, 1);
     for (int i = 0; source_ns_per_tick && i < num_sources; i++) {
         char name[MPIT_NAME_LEN], desc[MPIT_NAME_LEN];
         int nl = sizeof name, dl = sizeof desc;
@@ -186,6 +195,7 @@ static void load_sources(void)
         source_ns_per_tick[i] = 1.0;
         if (ev.source_get_info(i, name, &nl, desc, &dl, &order, &tps, &max_ticks, &info) == MPI_SUCCESS) {
             if (tps > 0) source_ns_per_tick[i] = 1e9 / (double)tps;
+            if (source_unordered) source_unordered[i] = order == EV_SOURCE_UNORDERED;
             if (info != MPI_INFO_NULL) PMPI_Info_free(&info);
         }
     }
@@ -220,9 +230,9 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
     /* An event has no source before its first instance; MPICH and Open MPI
      * use nanosecond sources, and a single source is the common case. */
     s->ns_per_tick = num_sources == 1 && source_ns_per_tick ? source_ns_per_tick[0] : 1.0;
-    MPI_Comm world = MPI_COMM_WORLD;
-    void *obj = info.bind == MPIT_BIND_COMM ? (void *)&world : NULL;
-    if (info.bind != MPIT_BIND_NONE && info.bind != MPIT_BIND_COMM) {
+    void *obj = info.bind == MPIT_BIND_COMM ? backend_comm_object(MPIT_COMM_WORLD) : NULL;
+    if ((info.bind != MPIT_BIND_NONE && info.bind != MPIT_BIND_COMM) ||
+        (info.bind == MPIT_BIND_COMM && !obj)) {
         free(s);
         return MPIT_ERR_NO_OBJECT;
     }
@@ -231,12 +241,20 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
         free(s);
         return backend_status(err);
     }
-    /* The callback is async-signal safe; register it at every level so the
+/* The callback is async-signal safe; register it at every level so the
      * MPI finds it whatever safety it raises the event with (MPICH raises
      * at MPI_RESTRICTED and looks upward; Open MPI main never selects
      * ASYNC_SIGNAL_SAFE). */
+#if defined(MPI_ABI_VERSION)
+    /* MPICH 5.0.1's standard-ABI layer indexes its 4 callback slots by the
+     * ABI's safety value (0, 3, 15, 63): the two higher ones write past
+     * them.  MPICH raises at MPI_RESTRICTED and looks upward, Open MPI at
+     * NONE: these two levels are enough for both. */
+    static const ev_safety_t levels[] = {EV_REQUIRE_NONE, EV_REQUIRE_MPI_RESTRICTED};
+#else
     static const ev_safety_t levels[] = {EV_REQUIRE_NONE, EV_REQUIRE_MPI_RESTRICTED, EV_REQUIRE_THREAD_SAFE,
                                          EV_REQUIRE_ASYNC_SIGNAL_SAFE};
+#endif
     int registered = 0;
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
         registered += ev.register_callback(s->handle, levels[i], MPI_INFO_NULL, s, on_event) == MPI_SUCCESS;
@@ -270,6 +288,15 @@ static uint64_t event_now_ns(void)
     return (uint64_t)((double)ticks * source_ns_per_tick[0]);
 }
 
+/* Open MPI 6.0 delivers an unordered source's instances when the source is
+ * drained, which asking for its time does. */
+static void event_flush(void)
+{
+    MPI_Count ticks;
+    for (int i = 0; source_unordered && i < num_sources; i++)
+        if (source_unordered[i]) ev.source_get_timestamp(i, &ticks);
+}
+
 void backend_events_fill(mpit_backend_t *b)
 {
     if (!events_api_load()) return;
@@ -278,6 +305,7 @@ void backend_events_fill(mpit_backend_t *b)
     b->event_subscribe = event_subscribe;
     b->event_unsubscribe_all = event_unsubscribe_all;
     b->event_now_ns = event_now_ns;
+    b->event_flush = event_flush;
 }
 
 void backend_events_release(void)

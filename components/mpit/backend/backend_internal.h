@@ -36,6 +36,11 @@ int backend_release_is(const char *label, const char *version);
 /* 1 (with why) when reading any event's data would abort the running MPI. */
 int backend_event_data_defect(char *why, size_t why_len);
 
+/* The object handle to bind a variable or an event to MPI_COMM_WORLD or
+ * MPI_COMM_SELF (enum mpit_comm), NULL when the MPI has none to give
+ * (comm_object.c). */
+void *backend_comm_object(int comm);
+
 /* Events part: fills the event entries of the vector when the MPI has them. */
 void backend_events_fill(mpit_backend_t *b);
 /* Frees every event registration (at MPI_Finalize or shutdown). */

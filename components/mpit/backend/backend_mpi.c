@@ -224,11 +224,10 @@ static int handle_alloc(mpit_session_t *s, int index, int comm, mpit_handle_t **
     int err = pvar_info(index, &info);
     if (err != MPIT_OK) return err;
     if (!s->alive || mpi_state() == MPIT_MPI_FINALIZED) return MPIT_ERR_GONE;
-    MPI_Comm c = comm == MPIT_COMM_SELF ? MPI_COMM_SELF : MPI_COMM_WORLD;
     void *obj = NULL;
     if (info.bind == MPIT_BIND_COMM) {
         if (mpi_state() != MPIT_MPI_RUNNING) return MPIT_ERR_NO_OBJECT;
-        obj = &c;
+        if (!(obj = backend_comm_object(comm))) return MPIT_ERR_NO_OBJECT;
     } else if (info.bind != MPIT_BIND_NONE) {
         return MPIT_ERR_NO_OBJECT;
     }

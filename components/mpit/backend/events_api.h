@@ -19,6 +19,7 @@ typedef MPI_T_source_order ev_order_t;
 #define EV_REQUIRE_MPI_RESTRICTED    MPI_T_CB_REQUIRE_MPI_RESTRICTED
 #define EV_REQUIRE_THREAD_SAFE       MPI_T_CB_REQUIRE_THREAD_SAFE
 #define EV_REQUIRE_ASYNC_SIGNAL_SAFE MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+#define EV_SOURCE_UNORDERED          MPI_T_SOURCE_UNORDERED
 #else
 /* An MPI 3.1 header of the Open MPI family: the types as Open MPI 6.0
  * defines them (pointers, and enums of int width numbered from 0). */
