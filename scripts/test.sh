@@ -7,7 +7,7 @@
 # By default the flavors are the distribution's Open MPI 4.1.4 and MPICH 4.0.2
 # and the source builds oldest and newest of each family (Open MPI 4.1.4 and
 # 5.0.9 with SPCs, MPICH 4.0.2 and 5.0.1 with MPI_T events): what CI runs.
-# --all-flavors adds MPICH 4.3.2 and Open MPI 6.0 (native and standard ABI).  The MPI source builds run in the
+# --all-flavors adds MPICH 4.3.2 and Open MPI 6.0.  The MPI source builds run in the
 # background, in order, while the tests of the flavors already there run.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +22,7 @@ source_flavors=(openmpi-spc:ompi-spc mpich-events:mpich-events
                 openmpi-5.0.9-spc:ompi5-spc mpich-5.0.1-events:mpich50-events
                 mpich-5.0.1-abi:mpich50-events)
 if [ "${1:-}" = --all-flavors ]; then
-  source_flavors+=(mpich-4.3.2-events:mpich43-events openmpi-6.0-spc:ompi6-spc openmpi-6.0-abi:ompi6-spc); shift
+  source_flavors+=(mpich-4.3.2-events:mpich43-events openmpi-6.0-spc:ompi6-spc); shift
 fi
 started=$(date +%s)
 stamp() { printf '[test %3d min] %s\n' $(( ($(date +%s) - started) / 60 )) "$*"; }

@@ -42,6 +42,11 @@ client_on_exact_kinds() {
 # when it does not build or FILE is missing from client_dir.
 need_client() {
   local rc
+  # the clients' MPI layers (TAU's and Score-P's wrappers, Caliper's mpi
+  # service) are compiled against a native mpi.h; hpcrun has none
+  case $FLAVOR in *-abi)
+    [ "$1" = hpcrun ] || { echo "SKIP $1 is built per native MPI: its MPI layer is compiled against that MPI's mpi.h, and no $1 was built for the MPI 5.0 standard ABI"; exit 77; } ;;
+  esac
   client_dir=$(bash "$(dirname "${BASH_SOURCE[0]}")/../../scripts/$2" "$FLAVOR")
   rc=$?
   [ $rc -eq 77 ] && { echo "$client_dir"; exit 77; }
