@@ -11,6 +11,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
+. "$here/flavors.sh"
 case $FLAVOR in mpich-5.0.1-abi) ;; *) echo "SKIP runs on mpich-5.0.1-abi, with every other MPI installed"; exit 77 ;; esac
 test_workdir backends
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -531,6 +531,9 @@ int report_write_json(FILE *out, const report_job_t *job)
         fprintf(out, ", \"type\": \"%s\", \"measured_ranks\": %d", e->is_fp ? "double" : "integer",
                 e->nranks);
         if (e->sampled) fputs(", \"sampled\": true", out);
+        /* no sample fell in the run: only the start and end reads, not a maximum */
+        if (e->sampled && (job->sample_ms <= 0 || job->samples_min == 0))
+            fputs(", \"lower_bound\": true", out);
         if (e->nranks) {
             fputs(", \"min\": ", out);
             json_num(out, e->min);

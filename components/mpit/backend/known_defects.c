@@ -22,6 +22,11 @@ struct release {
     {                                                                                                        \
         "Open MPI v", "5.0."                                                                                 \
     }
+/* the v6.0.x snapshot (6.0.0a1): the same two SPC defects as 5.0 */
+#define OPEN_MPI_6_0                                                                                         \
+    {                                                                                                        \
+        "Open MPI v", "6.0."                                                                                 \
+    }
 #define MPICH_5_0                                                                                            \
     {                                                                                                        \
         "MPICH Version:", "5.0."                                                                             \
@@ -37,6 +42,12 @@ static const struct known_defect {
      "(ompi/runtime/ompi_spc.h) compares the watermark with itself, so it reads 0 whatever the queue held"},
     {OPEN_MPI_5_0, "runtime_spc_OMPI_SPC_OOS_IN_QUEUE",
      "Open MPI 5.0's ob1 adds to this level when an out-of-sequence message is queued and never "
+     "subtracts when it leaves (ompi/mca/pml/ob1/pml_ob1_recvfrag.c), so it only grows"},
+    {OPEN_MPI_6_0, "runtime_spc_OMPI_SPC_MAX_*_IN_QUEUE",
+     "Open MPI 6.0 never raises this watermark: ompi_spc_update_watermark "
+     "(ompi/runtime/ompi_spc.h) compares the watermark with itself, so it reads 0 whatever the queue held"},
+    {OPEN_MPI_6_0, "runtime_spc_OMPI_SPC_OOS_IN_QUEUE",
+     "Open MPI 6.0's ob1 adds to this level when an out-of-sequence message is queued and never "
      "subtracts when it leaves (ompi/mca/pml/ob1/pml_ob1_recvfrag.c), so it only grows"},
 };
 
