@@ -113,6 +113,32 @@ int main(int argc, char **argv)
           "the windows' own communicators do not balance: %lld created, %lld freed",
           w[COMMS_CREATED] - v[COMMS_CREATED], w[COMMS_FREED] - v[COMMS_FREED]);
     CHECK(w[ERRORS_HANDLED] == ERRORS, "ERRORS_HANDLED %lld after the windows", w[ERRORS_HANDLED]);
+
+    /* memory returned to the system, delivered when the source is drained
+     * (the component drains it at PAPI_start and PAPI_stop) */
+    if (check_has_event("mpit:::MEMORY_RELEASED")) {
+        int ms = PAPI_NULL;
+        long long m[2];
+        CHECK_PAPI(PAPI_create_eventset(&ms));
+        CHECK_PAPI(PAPI_add_named_event(ms, "mpit:::MEMORY_RELEASED"));
+        CHECK_PAPI(PAPI_add_named_event(ms, "mpit:::MEMORY_RELEASES"));
+        CHECK_PAPI(PAPI_start(ms));
+        size_t big = (size_t)64 << 20;
+        char *block = malloc(big);
+        CHECK(block != NULL, "no 64 MiB");
+        if (block) memset(block, 1, big);
+        free(block);
+        CHECK_PAPI(PAPI_stop(ms, m));
+        CHECK(m[0] >= (long long)big && m[1] >= 1, "after freeing 64 MiB: %lld bytes in %lld releases", m[0],
+              m[1]);
+        if (check_rank == 0) printf("memory released: %lld bytes in %lld releases\n", m[0], m[1]);
+        CHECK_PAPI(PAPI_cleanup_eventset(ms));
+        CHECK_PAPI(PAPI_destroy_eventset(&ms));
+    } else if (check_rank == 0) {
+        char why[512] = "";
+        papi_mpit_why("mpit:::MEMORY_RELEASED", why, sizeof why);
+        printf("memory releases: not reported by this MPI (%s)\n", why);
+    }
     if (check_rank == 0)
         printf(
             "object events: %d communicators, %d windows (and %lld communicators of their own), %d errors\n",

@@ -38,6 +38,8 @@ column() { # column FLAVOR: runs the lister with that flavor's MPI
 
 readme_column() { # readme_column FLAVOR: that column of README's table
   local flavor=$1 i=0 col=-1 h
+  # a program of the standard ABI gets what the native build's programs get
+  case $flavor in mpich-5.0.1-abi) flavor=mpich-5.0.1-events ;; esac
   for h in "${headings[@]}"; do [ "${h%%:*}" = "$flavor" ] && col=$i; i=$((i + 1)); done
   [ $col -ge 0 ] || { echo "no column for flavor $flavor" >&2; return 1; }
   awk -v b="$begin" -v e="$end" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$readme" |
