@@ -1,12 +1,13 @@
 /* Helper program of the papi-mpit-report tests (t_report*.sh): MPI traffic
  * with known volumes, a known stdout and a chosen exit status.
  *
- *   report_app [-m MESSAGES] [-b BYTES] [-x EXIT] [-t]
+ *   report_app [-m MESSAGES] [-b BYTES] [-x EXIT] [-t] [-c COMMS]
  *
  * Every rank sends MESSAGES messages of BYTES bytes to its right neighbour in
  * a ring (so summed over ranks, user bytes sent = bytes received =
  * ranks * MESSAGES * BYTES), all before the neighbour posts its receives, so
- * that they arrive unexpected.  -t initialises with MPI_Init_thread.  Rank 0
+ * that they arrive unexpected.  -t initialises with MPI_Init_thread; -c
+ * duplicates and frees COMMS communicators after the ring.  Rank 0
  * prints one line to stdout; every rank exits with EXIT after MPI_Finalize.
  */
 #include <mpi.h>
@@ -19,14 +20,15 @@
 
 int main(int argc, char **argv)
 {
-    int messages = 10, bytes = 64, code = 0, thread = 0, opt;
-    while ((opt = getopt(argc, argv, "m:b:x:t")) != -1) {
+    int messages = 10, bytes = 64, code = 0, thread = 0, comms = 0, opt;
+    while ((opt = getopt(argc, argv, "m:b:x:tc:")) != -1) {
         switch (opt) {
         case 'm': messages = atoi(optarg); break;
         case 'b': bytes = atoi(optarg); break;
         case 'x': code = atoi(optarg); break;
         case 't': thread = 1; break;
-        default: fprintf(stderr, "usage: report_app [-m N] [-b BYTES] [-x EXIT] [-t]\n"); return 2;
+        case 'c': comms = atoi(optarg); break;
+        default: fprintf(stderr, "usage: report_app [-m N] [-b BYTES] [-x EXIT] [-t] [-c COMMS]\n"); return 2;
         }
     }
     if (thread) {
@@ -55,6 +57,12 @@ int main(int argc, char **argv)
     for (int i = 0; i < messages; i++)
         MPI_Recv(rbuf + (size_t)i * bytes, bytes, MPI_CHAR, left, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Waitall(messages + 1, req, st);
+
+    for (int i = 0; i < comms; i++) {
+        MPI_Comm c;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        MPI_Comm_free(&c);
+    }
 
     long local = 0, total = 0;
     for (int i = 0; i < messages * bytes; i++) local += (unsigned char)rbuf[i];

@@ -15,6 +15,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 report_tool || exit 1
 lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-$FAMILY.so
+# a program of the MPI 5.0 standard ABI: the interposer built against its header
+case $FLAVOR in *-abi) lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-abi.so ;; esac
 test_workdir report || exit 1
 
 run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
@@ -97,10 +99,10 @@ grep -q "^papi-mpit-report: 2 ranks" preload.err && ok "LD_PRELOAD" || { fail "L
 # (the log's watcher and the counters are fed by the same callbacks, through
 # two paths: the watcher's element copy and the engine's rule);
 # elsewhere one message that there is no log, and a normal report.
-run -np 2 "$wrap" --log -o log ./report_app -m 20 >log.out 2>log.err
+run -np 2 "$wrap" --log -o log ./report_app -m 20 -c 3 >log.out 2>log.err
 rc=$?
 grep -q "^papi-mpit-report: 2 ranks" log.err && [ $rc = 0 ] || { fail "--log: no report (exit $rc)"; cat log.err; }
-if grep -q '^# event type' log/mpit-events.0.log 2>/dev/null; then
+if grep -q '^# event type [0-9]* unexp_message_enqueued' log/mpit-events.0.log 2>/dev/null; then
   python3 - log <<'PY' && ok "--log: per-rank logs agree with mpit:::UNEXPECTED_MSGS" || fail "--log: logs disagree"
 import json, re, sys
 d = sys.argv[1]
@@ -115,6 +117,19 @@ for r in range(2):
         sys.exit(1)
     if "mpit:::UNEXPECTED_MSGS" in ev and ev["mpit:::UNEXPECTED_MSGS"]["values"][r] != n:
         print("UNEXPECTED_MSGS of rank %d is %r" % (r, ev["mpit:::UNEXPECTED_MSGS"]["values"][r]))
+        sys.exit(1)
+PY
+elif grep -q '^# event type [0-9]* ompi.mpi.communicator_created: size handle$' log/mpit-events.0.log 2>/dev/null; then
+  # Open MPI 6.0: object events, with the element names; the 3 communicators
+  # report_app -c 3 duplicates and frees, on each rank, and none of the tool's
+  python3 - log <<'PY' && ok "--log: Open MPI 6.0's object events, with element names: 3 communicators created (size=2) and freed per rank" || fail "--log: object events wrong"
+import re, sys
+for r in range(2):
+    text = open("%s/mpit-events.%d.log" % (sys.argv[1], r)).read()
+    made = re.findall(r"^\d+ ompi\.mpi\.communicator_created size=(\d+) handle=(\d+)$", text, re.M)
+    freed = re.findall(r"^\d+ ompi\.mpi\.communicator_freed handle=(\d+)$", text, re.M)
+    print("rank %d: %d created %s, %d freed" % (r, len(made), [m[0] for m in made], len(freed)))
+    if len(made) != 3 or len(freed) != 3 or any(m[0] != "2" for m in made) or sorted(freed) != sorted(m[1] for m in made):
         sys.exit(1)
 PY
 else
@@ -145,6 +160,7 @@ fi
 
 # ---- Fortran: mpif.h MPI_INIT, MPI_INIT_THREAD, and the mpi_f08 module
 case $MPICC in
+  *_abi) fc=no-fortran-for-the-standard-abi ;; # C only: the build has no Fortran
   mpicc.*) fc=mpifort.${MPICC#mpicc.} ;;
   */mpicc) fc=${MPICC%/mpicc}/mpifort ;;
   *) fc=mpifort ;;

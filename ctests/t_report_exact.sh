@@ -49,7 +49,9 @@ if [ "$KIND" = openmpi-spc ]; then
       || { fail "all pairs run $i (exit $rc): report and SPC dump differ"; grep -v OMPI_SPC pairs$i.err | head -20; }
   done
   np_bin=$(dpkg -L netpipe-openmpi 2>/dev/null | grep -E '/NP(mpi|openmpi)$' | head -1)
-  if [ -n "$np_bin" ] && [ -x "$np_bin" ]; then
+  if [ -n "$np_bin" ] && [ -x "$np_bin" ] && ! netpipe_fits; then
+    echo "note: NPmpi is linked against libmpi.so.40, which $FLAVOR's Open MPI does not have: not compared"
+  elif [ -n "$np_bin" ] && [ -x "$np_bin" ]; then
     spc_lib=$(cd "$(dirname "$MPICC")/../lib" && pwd)
     PAPI_MPIT_REPORT_SELFCHECK=1 run "${dump[@]}" -x LD_LIBRARY_PATH="$spc_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
       -np 2 "$wrap" -q -o np "$np_bin" -n 3 -u 1024 -p 0 -o np.out >np.stdout 2>np.err

@@ -56,7 +56,8 @@ int main(int argc, char **argv)
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int len;
     MPI_Get_library_version(version, &len); /* callable before MPI_Init */
-    int ompi5 = strncmp(version, "Open MPI v5.", strlen("Open MPI v5.")) == 0;
+    /* Open MPI 5.0 and later: SPCs attach per handle, watermarks unmaintained */
+    int ompi5 = strncmp(version, "Open MPI v", 10) == 0 && strncmp(version, "Open MPI v4.", 12) != 0;
     unsetenv("OMPI_MCA_mpi_spc_attach");
     check_papi_init();
     int a = make_set(region_a, ompi5 ? A_MAX : A_N), b = make_set(region_b, B_N);

@@ -12,7 +12,11 @@
  *    start and the stop, and N + 1 dequeued ones, whose data must not be
  *    read (no elements).  MPICH 5.0 aborts when event data is read: there
  *    no type is readable, the instances come without elements, and their
- *    counts are still exact.  Elsewhere starting says PAPI_ENOEVNT and why.
+ *    counts are still exact.  On an MPI with object events only (Open MPI
+ *    6.0), 2 communicators duplicated and freed while watching give exactly
+ *    2 ompi.mpi.communicator_created instances, each with elements named
+ *    size and handle and size = the world's, and 2 communicator_freed.
+ *    Elsewhere starting says PAPI_ENOEVNT and why.
  * ranks: 2 4 */
 #include <stdatomic.h>
 
@@ -24,7 +28,8 @@
 
 static atomic_long seen[MAX_TYPES], from_left, with_elements;
 static atomic_ulong earliest = ~0ul, latest;
-static int enqueued = -1, left, tag_in_events;
+static int enqueued = -1, created = -1, left, tag_in_events;
+static atomic_long created_sizes; /* element 0 (size) of communicator_created, summed */
 #define TAG_READY 60
 #define TAG_DATA  61
 #define TAG_GO    62
@@ -36,6 +41,7 @@ static void watcher(void *ctx, int type, uint64_t time_ns, const int64_t *elemen
     (void)ctx;
     if (type >= 0 && type < MAX_TYPES) atomic_fetch_add(&seen[type], 1);
     if (nelements > 0) atomic_fetch_add(&with_elements, 1);
+    if (type == created && nelements >= 1) atomic_fetch_add(&created_sizes, (long)elements[0]);
     /* element 1: MPI_COMM_WORLD's context id, 0 (MPICH 4.0), or the tag
      * (4.1 on: the ring's data and go messages) */
     if (type == enqueued && nelements >= 2 && elements[0] == left &&
@@ -175,6 +181,42 @@ int main(int argc, char **argv)
             if (strcmp(t.name, "unexp_message_dequeued") == 0) dequeued = i;
         }
         CHECK(papi_mpit_watch_type(ntypes, &t) == PAPI_ENOEVNT, "a type past the last");
+        int freed = -1;
+        for (int i = 0; i < ntypes && i < MAX_TYPES; i++)
+            if (papi_mpit_watch_type(i, &t) == PAPI_OK) {
+                if (strcmp(t.name, "ompi.mpi.communicator_created") == 0) created = i;
+                if (strcmp(t.name, "ompi.mpi.communicator_freed") == 0) freed = i;
+            }
+        if (enqueued < 0 && created >= 0 && freed >= 0) { /* object events only */
+            CHECK(papi_mpit_watch_type(created, &t) == PAPI_OK && t.readable && t.nelem == 2 &&
+                      !strcmp(t.elem_name[0], "size") && !strcmp(t.elem_name[1], "handle") &&
+                      t.elem_kind[0] == PAPI_MPIT_ELEM_SIGNED,
+                  "communicator_created: readable %d, %d elements, '%s' '%s'", t.readable, t.nelem,
+                  t.elem_name[0], t.elem_name[1]);
+            uint64_t start = papi_mpit_watch_now(), dropped = 1;
+            MPI_Comm c[2];
+            for (int i = 0; i < 2; i++) MPI_Comm_dup(MPI_COMM_WORLD, &c[i]);
+            for (int i = 0; i < 2; i++) MPI_Comm_free(&c[i]);
+            ring_run(right);
+            uint64_t stop = papi_mpit_watch_now();
+            CHECK_PAPI(papi_mpit_watch_stop(&dropped));
+            ring_done(size);
+            CHECK(atomic_load(&seen[created]) == 2 && atomic_load(&seen[freed]) == 2,
+                  "communicators: %ld created, %ld freed seen, 2 each made", atomic_load(&seen[created]),
+                  atomic_load(&seen[freed]));
+            CHECK(atomic_load(&created_sizes) == 2L * size, "created sizes sum to %ld, expected %d",
+                  atomic_load(&created_sizes), 2 * size);
+            CHECK(dropped == 0, "%llu instances dropped by the MPI", (unsigned long long)dropped);
+            CHECK(start <= atomic_load(&earliest) && atomic_load(&latest) <= stop,
+                  "instances at %lu..%lu, outside the watch %llu..%llu", atomic_load(&earliest),
+                  atomic_load(&latest), (unsigned long long)start, (unsigned long long)stop);
+            if (check_rank == 0)
+                printf("rank 0: %ld communicators created, %ld freed (object events)\n",
+                       atomic_load(&seen[created]), atomic_load(&seen[freed]));
+            int code = check_finish("t_watch");
+            MPI_Finalize();
+            return code;
+        }
         CHECK(enqueued >= 0 && dequeued >= 0 && enqueued < MAX_TYPES && dequeued < MAX_TYPES,
               "no MPICH queue events among %d types", ntypes);
         int unreadable = check_event_data_unreadable();

@@ -68,3 +68,13 @@ family_mpi_dirs() {
   fi
   echo "$dir"
 }
+
+# netpipe_fits: 0 when Debian's NPmpi (netpipe-openmpi, linked against
+# libmpi.so.40) can run on this flavor's Open MPI: not on one whose library
+# has another soname (the Open MPI 6.0 snapshot's libmpi.so.0)
+netpipe_fits() {
+  case $MPICC in
+    */*) [ -e "$(dirname "$MPICC")/../lib/libmpi.so.40" ] ;;
+    *) true ;;
+  esac
+}
