@@ -44,6 +44,14 @@ int main(int argc, char **argv)
     iters = env_int("OOS_ITERS", 20, 1000000);
     window = env_int("OOS_WINDOW", 64, 256);
     unsetenv("OMPI_MCA_mpi_spc_attach");
+    /* The Open MPI 6.0 snapshot livelocks threads that wait at once, in its
+     * partitioned-communication progress (mca_part_persist_progress, seen in
+     * 1 run of 4 here with no PAPI frame on any stack; the part framework
+     * cannot be left out): there one thread only */
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len, max_threads = MAX_T;
+    MPI_Get_library_version(version, &len);
+    if (strncmp(version, "Open MPI v6.0.", strlen("Open MPI v6.0.")) == 0) max_threads = 1;
     check_papi_init();
     CHECK_PAPI(PAPI_create_eventset(&es));
     for (int i = 0; i < 3; i++) CHECK_PAPI(PAPI_add_named_event(es, names[i]));
@@ -55,7 +63,9 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size % 2) check_skip("needs an even number of ranks");
 
-    for (nthreads = 1; nthreads <= MAX_T; nthreads *= 2) {
+    if (max_threads < MAX_T && check_rank == 0)
+        printf("Open MPI 6.0: 1 thread only (its part_persist progress livelocks concurrent waits)\n");
+    for (nthreads = 1; nthreads <= max_threads; nthreads *= 2) {
         pthread_t th[MAX_T];
         long long v[3];
         MPI_Barrier(MPI_COMM_WORLD);

@@ -49,7 +49,7 @@ if [ "$KIND" = openmpi-spc ]; then
       || { fail "all pairs run $i (exit $rc): report and SPC dump differ"; grep -v OMPI_SPC pairs$i.err | head -20; }
   done
   np_bin=$(dpkg -L netpipe-openmpi 2>/dev/null | grep -E '/NP(mpi|openmpi)$' | head -1)
-  if [ -n "$np_bin" ] && [ -x "$np_bin" ] && ! netpipe_fits; then
+  if [ -n "$np_bin" ] && [ -x "$np_bin" ] && ! libmpi40_fits; then
     echo "note: NPmpi is linked against libmpi.so.40, which $FLAVOR's Open MPI does not have: not compared"
   elif [ -n "$np_bin" ] && [ -x "$np_bin" ]; then
     spc_lib=$(cd "$(dirname "$MPICC")/../lib" && pwd)

@@ -15,7 +15,7 @@ report_tool || exit 1
 [ "$FAMILY" = openmpi ] || { echo "SKIP NPmpi (netpipe-openmpi) is an Open MPI program"; exit 77; }
 np_bin=$(dpkg -L netpipe-openmpi 2>/dev/null | grep -E '/NP(mpi|openmpi)$' | head -1)
 [ -n "$np_bin" ] && [ -x "$np_bin" ] || { echo "SKIP netpipe-openmpi is not installed"; exit 77; }
-netpipe_fits || { echo "SKIP NPmpi is linked against libmpi.so.40, which $FLAVOR's Open MPI does not have"; exit 77; }
+libmpi40_fits || { echo "SKIP NPmpi is linked against libmpi.so.40, which $FLAVOR's Open MPI does not have"; exit 77; }
 
 test_workdir report-netpipe || exit 1
 checks=(--measured perf::TASK-CLOCK)

@@ -39,6 +39,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 . "$here/flavors.sh"
 
+[ "$(flavor_family "$FLAVOR")" = openmpi ] && ! libmpi40_fits &&
+  { echo "SKIP Score-P is built once per family against Debian's Open MPI (libmpi.so.40), which $FLAVOR's library is not"; exit 77; }
 client_on_exact_kinds Score-P client-scorep.sh scorep
 scorep_bin=$client_dir
 family=$(flavor_family "$FLAVOR")

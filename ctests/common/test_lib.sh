@@ -69,10 +69,11 @@ family_mpi_dirs() {
   echo "$dir"
 }
 
-# netpipe_fits: 0 when Debian's NPmpi (netpipe-openmpi, linked against
-# libmpi.so.40) can run on this flavor's Open MPI: not on one whose library
-# has another soname (the Open MPI 6.0 snapshot's libmpi.so.0)
-netpipe_fits() {
+# libmpi40_fits: 0 when a program linked against Debian's libmpi.so.40
+# (NPmpi of netpipe-openmpi, Score-P's MPI adapter) can run on this flavor's
+# Open MPI: not on one whose library has another soname (the Open MPI 6.0
+# snapshot's libmpi.so.0)
+libmpi40_fits() {
   case $MPICC in
     */*) [ -e "$(dirname "$MPICC")/../lib/libmpi.so.40" ] ;;
     *) true ;;
