@@ -86,6 +86,14 @@ case $FAMILY in
     grep -q "^  maxima: .*start and end reads only (sampling off)" off/report.txt \
       && grep -q 'data-v="0">not sampled' off/report.html \
       && ok "sampling off: report.txt and report.html say so" || fail "sampling off: not said"
+    # no sample: the values are a lower bound, not a maximum, and say so
+    lb() { python3 -c 'import json,sys
+e = [e for e in json.load(open(sys.argv[1] + "/report.json"))["events"] if e["name"] == sys.argv[2]][0]
+print(e.get("lower_bound", False))' "$1" "$Q" 2>/dev/null; }
+    [ "$(lb off)" = True ] && grep -q "^$Q .*(start and end only: a lower bound)$" off/report.txt \
+      && [ "$(lb fast)" = False ] \
+      && ok "sampling off: $Q marked a lower bound in report.json and report.txt; sampled at 1 ms: not" \
+      || fail "lower bound: off '$(lb off)', 1 ms '$(lb fast)'"
     ;;
   mpich)
     run -np 4 "$wrap" -q -o events -e "$Q" ./report_flood -k $K >events.out 2>events.err
