@@ -203,7 +203,7 @@ build_mpich_release() { # build_mpich_release VERSION LIBTOOL_VERSION [CONFIGURE
 # cache where configure finds it for the standard-ABI backend.  Without the
 # sources that backend is not built (configure says so).
 abi_stubs() {
-  local archive; archive=$(cd "$SOURCES" 2>/dev/null && ls mpi-abi-stubs-*.tar.gz 2>/dev/null | head -1)
+  local archive; archive=$(cd "$SOURCES" 2>/dev/null && ls mpi-abi-stubs-*.tar.gz 2>/dev/null | head -1 || true)
   [ -n "$archive" ] || { log "no mpi-abi-stubs in $SOURCES: no standard-ABI backend"; return 0; }
   unpack_shared "$archive" >/dev/null
 }
