@@ -10,14 +10,8 @@ flavor_vars() {
     mpich)        MPICC=mpicc.mpich;   MPIRUN=mpirun.mpich ;;
     openmpi-spc)  MPICC=$CACHE/openmpi-spc/bin/mpicc; MPIRUN=$CACHE/openmpi-spc/bin/mpirun ;;
     mpich-events) MPICC=$CACHE/mpich-events/bin/mpicc; MPIRUN=$CACHE/mpich-events/bin/mpiexec ;;
-    # the current releases, built from ../shared/sources (scripts/deps.sh)
-    openmpi-5.0.9-spc)  MPICC=$CACHE/$1/bin/mpicc; MPIRUN=$CACHE/$1/bin/mpirun ;;
-    mpich-4.3.2-events|mpich-5.0.1-events) MPICC=$CACHE/$1/bin/mpicc; MPIRUN=$CACHE/$1/bin/mpiexec ;;
-    # Open MPI 6.0 (the v6.0.x snapshot): the first with MPI_T events
-    openmpi-6.0-spc) MPICC=$CACHE/$1/bin/mpicc; MPIRUN=$CACHE/$1/bin/mpirun ;;
-    # programs built for the MPI 5.0 standard ABI (libmpi_abi) of MPICH 5.0.1
-    # (Open MPI 6.0's is not built: scripts/deps.sh says why)
-    mpich-5.0.1-abi) MPICC=$CACHE/mpich-5.0.1-events/bin/mpicc_abi; MPIRUN=$CACHE/mpich-5.0.1-events/bin/mpiexec ;;
+    # Open MPI 5.0.7 with SPCs, built from trixie's source package (scripts/deps.sh)
+    openmpi-5.0.7-spc)  MPICC=$CACHE/$1/bin/mpicc; MPIRUN=$CACHE/$1/bin/mpirun ;;
     *) return 1 ;;
   esac
   case $1 in
@@ -30,8 +24,7 @@ flavor_vars() {
 }
 
 # Oldest first in each family.  MPIT_FLAVORS narrows the run.
-ALL_FLAVORS="openmpi mpich openmpi-spc mpich-events openmpi-5.0.9-spc mpich-4.3.2-events mpich-5.0.1-events
-             openmpi-6.0-spc mpich-5.0.1-abi"
+ALL_FLAVORS="openmpi mpich openmpi-spc mpich-events openmpi-5.0.7-spc"
 
 # family of a flavor, for tests whose truth depends on it
 flavor_family() { case $1 in openmpi*) echo openmpi ;; *) echo mpich ;; esac; }

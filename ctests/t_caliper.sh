@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Caliper, the real one (built from the shared clients archive by
-# scripts/client-caliper.sh against the PAPI under test), records mpit
+# Caliper, the real one (the site's own, named by PAPI_MPIT_CALIPER, built against
+# the PAPI under test), records mpit
 # events exactly through its papi service, with its MPI wrapping on:
 #   CALI_CONFIG='event-trace,trace.mpi,papi.counters="<events>",outdir=DIR'
 # on cali_app.c (Caliper region annotations, no PAPI call; on every rank
@@ -46,7 +46,7 @@ if [ -z "${PAPI_PREFIX:-}" ]; then
   ln -s "$PAPI_INC" "$PAPI_PREFIX/include" && ln -s "$PAPI_LIB" "$PAPI_PREFIX/lib"
 fi
 export PAPI_PREFIX
-need_client Caliper client-caliper.sh lib/libcaliper.so
+need_client Caliper PAPI_MPIT_CALIPER "" lib/libcaliper.so
 cali=$client_dir
 
 test_workdir caliper || exit 1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # components/mpit/ copied unchanged into each pristine PAPI source tree there
-# is (7.0.0, the distribution's; 7.2.0 and master from the offline sources)
+# is in the cache (7.0.0, bookworm's source package; 7.2.0, sid's upstream tarball)
 # builds with PAPI's own ./configure --with-components=mpit && make && make
 # install (components/mpit/README.md, "Enabling the MPIT Component"), with no
 # help from papi-mpit's build: libpapi has mpit inside; the backend modules,
@@ -20,12 +20,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 src=${MPIT_SRCDIR:-$(dirname "$here")}
 cache=$(sh "$src/scripts/cache-dir.sh")
-sources=$(sh "$src/scripts/sources-dir.sh")
 # the pristine trees: tarball and the directory it unpacks to
 trees=()
 [ -f "$cache/src/papi/papi_7.0.0.orig.tar.gz" ] && trees+=("$cache/src/papi/papi_7.0.0.orig.tar.gz:papi-7.0.0")
-for t in "$sources"/papi-*.tar.gz; do [ -f "$t" ] && trees+=("$t:$(basename "$t" .tar.gz)"); done
-[ ${#trees[@]} -gt 0 ] || { echo "SKIP no pristine PAPI source (scripts/deps.sh sources, $sources)"; exit 77; }
+t72=$cache/src/papi-7.2.0/papi_7.2.0.orig.tar.gz
+[ -f "$t72" ] && trees+=("$t72:$(tar -tzf "$t72" | head -1 | cut -d/ -f1)")
+[ ${#trees[@]} -gt 0 ] || { echo "SKIP no pristine PAPI source in $cache/src (scripts/deps.sh sources, papi72-source)"; exit 77; }
 for pc in ompi-c mpich; do
   pkg-config --exists $pc || { echo "SKIP pkg-config knows no $pc (libopenmpi-dev, libmpich-dev)"; exit 77; }
 done

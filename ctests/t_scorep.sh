@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Score-P, the real one (scripts/client-scorep.sh builds 8.4 once per MPI
+# Score-P, the real one (the site's own, named by PAPI_MPIT_SCOREP; once per MPI
 # family against Debian's MPI and the PAPI under test), records mpit events
 # through SCOREP_METRIC_PAPI.  ring_app.c, a plain MPI program, is
 # instrumented with `scorep --mpp=mpi --thread=pthread --nocompiler` and run
@@ -41,7 +41,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 [ "$(flavor_family "$FLAVOR")" = openmpi ] && ! libmpi40_fits &&
   { echo "SKIP Score-P is built once per family against Debian's Open MPI (libmpi.so.40), which $FLAVOR's library is not"; exit 77; }
-client_on_exact_kinds Score-P client-scorep.sh scorep
+client_on_exact_kinds Score-P PAPI_MPIT_SCOREP bin scorep
 scorep_bin=$client_dir
 family=$(flavor_family "$FLAVOR")
 tools_bin=$(dirname "$(dirname "$scorep_bin")")/scorep-tools/bin

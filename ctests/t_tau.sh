@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real TAU (scripts/client-tau.sh builds it once per MPI family) collects
+# The real TAU (the site's own, named by PAPI_MPIT_TAU) collects
 # mpit events exactly: `tau_exec -T mpi,papi,pthread` on ring_app.c, a plain
 # MPI program without PAPI calls, with TAU_METRICS naming mpit events
 # (Open MPI: UNEXPECTED_MSGS, BYTES_SENT, BYTES_RECEIVED; MPICH:
@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 . "$here/flavors.sh"
 
-client_on_exact_kinds TAU client-tau.sh tau_exec
+client_on_exact_kinds TAU PAPI_MPIT_TAU x86_64/bin tau_exec
 tau_bin=$client_dir
 
 test_workdir tau || exit 1

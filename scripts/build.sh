@@ -11,11 +11,11 @@ JOBS=${JOBS:-$(nproc)}
 # PAPI_MPIT_MPI_BUILDS=no: packages and PAPI's source only (scripts/test.sh
 # builds the MPI flavors itself, in the background)
 if [ "${PAPI_MPIT_MPI_BUILDS:-yes}" = no ]; then
-  bash "$top/scripts/deps.sh" packages && bash "$top/scripts/deps.sh" papi-source >/dev/null
+  bash "$top/scripts/deps.sh" packages && bash "$top/scripts/deps.sh" papi72-source >/dev/null
 else
   bash "$top/scripts/deps.sh" all
 fi
-bash "$top/scripts/deps.sh" abi-stubs
+bash "$top/scripts/deps.sh" abi-header
 mkdir -p "$BUILD"
 [ -x "$top/configure" ] || (cd "$top" && ./autogen.sh >/dev/null 2>&1)
 cd "$BUILD"

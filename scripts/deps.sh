@@ -5,8 +5,10 @@
 # runs reuse them.  Every mode but papi-source installs packages (sudo when
 # not root); papi-source only runs apt-get source into the cache, which needs
 # no root, and is what make uses when configure chose it.
-#   scripts/deps.sh [packages|sources|papi-source|ompi-spc|mpich-events|ompi5-spc|
-#                    mpich43-events|mpich50-events|ompi6-spc|abi-stubs|all]   (default: all)
+# Everything comes from Debian's packages: bookworm's binaries and source
+# packages, and trixie's and sid's through a private apt (scripts/suite-apt.sh).
+#   scripts/deps.sh [packages|sources|papi-source|papi72-source|abi-header|
+#                    ompi-spc|mpich-events|ompi5-spc|all]   (default: all)
 set -euo pipefail
 
 CACHE=$(sh "$(dirname "$0")/cache-dir.sh")
@@ -102,32 +104,45 @@ build_mpich_events() {
   log "MPICH + events: installed in $prefix"
 }
 
-# The current releases, built from ../shared/sources (upstream tags exported
-# with their submodules; scripts/sources-dir.sh finds them).  Each goes to its
-# own prefix under the cache, stamped when complete.
-SOURCES=$(sh "$(dirname "$0")/sources-dir.sh")
-
-unpack_shared() { # unpack_shared ARCHIVE: unpacks into $CACHE/src once, prints the tree
-  local tree=$CACHE/src/$(basename "$1" .tar.gz)
-  if [ ! -f "$tree/.unpacked" ]; then
-    rm -rf "$tree" && mkdir -p "$CACHE/src"
-    tar -xzf "$SOURCES/$1" -C "$CACHE/src" || { echo "cannot unpack $SOURCES/$1" >&2; exit 1; }
-    touch "$tree/.unpacked"
+# Upstream tarballs of other suites, fetched with a private apt
+# (scripts/suite-apt.sh) into $CACHE/src/NAME once and unpacked there.
+# Prints the unpacked tree.
+suite_source() { # suite_source SUITE PACKAGE NAME
+  local suite=$1 pkg=$2 name=$3 dir=$CACHE/src/$3
+  local tree=$dir/upstream/$name
+  if [ ! -d "$tree" ] || [ ! -f "$dir/.unpacked" ]; then
+    bash "$(dirname "$0")/suite-apt.sh" source "$suite" "$pkg" "$dir" >"$CACHE/logs/source-$name.log" 2>&1 \
+      || { tail -5 "$CACHE/logs/source-$name.log" >&2; exit 1; }
+    rm -rf "$dir/upstream" "$dir/unpack" && mkdir -p "$dir/upstream" "$dir/unpack"
+    tar -xf "$(ls "$dir"/*.orig.tar.* | head -1)" -C "$dir/unpack"
+    # one known name for the tree, whatever the tarball's top directory
+    mv "$(find "$dir/unpack" -mindepth 1 -maxdepth 1 -type d | head -1)" "$dir/upstream/$name"
+    rm -rf "$dir/unpack"
+    touch "$dir/.unpacked"
   fi
   echo "$tree"
 }
 
-# Open MPI 5.0.9 with SPCs: a git tree, so autogen.pl first.  Internal PMIx
-# and PRRTE (Debian's PMIx 4.2.2 is older than PRRTE 3.0.12 needs), Debian's
-# hwloc and libevent (the bundled hwloc tarball is absent).
+# PAPI 7.2.0: sid's upstream tarball (its debian.tar.xz is not served; the
+# tarball is all a build needs), checked against the sum it was first seen with
+PAPI72_SHA256=f806e77e8cd08a0d3e4c002d8a8d3fefc64840ff663c2ac46bd66398c779c6db
+papi72_source() {
+  local tree; tree=$(suite_source sid papi papi-7.2.0)
+  echo "$PAPI72_SHA256  $(ls "$CACHE"/src/papi-7.2.0/papi_7.2.0.orig.tar.gz)" | sha256sum -c --quiet >/dev/null 2>&1 \
+    || { echo "papi_7.2.0.orig.tar.gz: not the tarball first seen (sha256)" >&2; exit 1; }
+  echo "$tree"
+}
+
+# Open MPI 5.0.7 with SPCs, from trixie's source package (the upstream
+# release tarball: configure generated, PMIx and PRRTE bundled; Debian 12's
+# PMIx 4.2.2 is older than its PRRTE needs, so both internal).
 build_ompi5_spc() {
-  local prefix=$CACHE/openmpi-5.0.9-spc
-  [ -f "$prefix/.built" ] && { log "Open MPI 5.0.9 + SPC: cached in $prefix"; return; }
-  local src; src=$(unpack_shared openmpi-5.0.9.tar.gz)
-  log "Open MPI 5.0.9 + SPC: building from $src (about 15 minutes on 2 cores)"
+  local prefix=$CACHE/openmpi-5.0.7-spc
+  [ -f "$prefix/.built" ] && { log "Open MPI 5.0.7 + SPC: cached in $prefix"; return; }
+  local src; src=$(suite_source trixie openmpi openmpi-5.0.7)
+  log "Open MPI 5.0.7 + SPC: building from $src (about 15 minutes on 2 cores)"
   rm -rf "$CACHE/build-ompi5" && mkdir -p "$CACHE/build-ompi5"
-  ( { [ -x "$src/configure" ] || (cd "$src" && ./autogen.pl --no-3rdparty hwloc,libevent); } \
-    && cd "$CACHE/build-ompi5" && "$src/configure" --prefix="$prefix" --enable-spc \
+  (cd "$CACHE/build-ompi5" && "$src/configure" --prefix="$prefix" --enable-spc \
       --disable-mpi-fortran --disable-oshmem --disable-sphinx --without-ucx --without-ofi \
       --without-cuda --with-hwloc=external --with-libevent=external \
       --with-pmix=internal --with-prrte=internal \
@@ -135,91 +150,36 @@ build_ompi5_spc() {
       >"$CACHE/logs/ompi5-spc.log" 2>&1 || { tail -40 "$CACHE/logs/ompi5-spc.log"; exit 1; }
   rm -rf "$CACHE/build-ompi5"
   touch "$prefix/.built"
-  log "Open MPI 5.0.9 + SPC: installed in $prefix"
+  log "Open MPI 5.0.7 + SPC: installed in $prefix"
 }
 
-# Open MPI 6.0 (the v6.0.x snapshot, no tag yet) with SPCs: the first Open
-# MPI with MPI_T events.  Built like 5.0.9; the bindings are generated with
-# python3.  Its standard-ABI library is left out (--disable-standard-abi):
-# the snapshot's pympistandard is its develop branch (the pinned commit was
-# not available), and the header it generates does not match the ABI
-# sources (abi.h declares MPI_Buffer_detach_c with MPI_Count, the source
-# defines it with MPI_Count *), so libmpi_abi does not compile.
-build_ompi6_spc() {
-  local prefix=$CACHE/openmpi-6.0-spc
-  [ -f "$prefix/.built" ] && { log "Open MPI 6.0 + SPC: cached in $prefix"; return; }
-  local src; src=$(unpack_shared openmpi-6.0.x-bb1c85d2.tar.gz)
-  # The snapshot's pympistandard is its develop branch (the pinned commit
-  # was not available), which drops an apis.json path given as a string
-  # (_resolve_path; the header generator gives one: use it as the file) and
-  # lacks the kind of MPI_Abi_{get,set}_fortran_booleans' void * parameters.
-  local pms=$src/3rd-party/pympistandard/src/pympistandard
-  sed -i 's/^        given_path = Path(given_path)$/        path = Path(given_path)/' "$pms/__init__.py"
-  grep -q '^LOGICAL_VOID = ' "$pms/_kinds.py" || printf '%s\n' '' 'LOGICAL_VOID = Kind(' \
-    '    name="LOGICAL_VOID",' '    _lis="logical",' '    _iso_c_small="void",' \
-    '    _f90_small="LOGICAL",' '    _f08_small="LOGICAL",' ')' >> "$pms/_kinds.py"
-  log "Open MPI 6.0 + SPC: building from $src (about 20 minutes on 2 cores)"
-  rm -rf "$CACHE/build-ompi6" && mkdir -p "$CACHE/build-ompi6"
-  ( { [ -x "$src/configure" ] || (cd "$src" && ./autogen.pl --no-3rdparty hwloc,libevent); } \
-    && cd "$CACHE/build-ompi6" && "$src/configure" --prefix="$prefix" --enable-spc \
-      --disable-mpi-fortran --disable-oshmem --disable-sphinx --without-ucx --without-ofi \
-      --without-cuda --with-hwloc=external --with-libevent=external \
-      --with-pmix=internal --with-prrte=internal --disable-standard-abi \
-      && make -j"$JOBS" && make install) \
-      >"$CACHE/logs/ompi6-spc.log" 2>&1 || { tail -40 "$CACHE/logs/ompi6-spc.log"; exit 1; }
-  rm -rf "$CACHE/build-ompi6"
-  touch "$prefix/.built"
-  log "Open MPI 6.0 + SPC: installed in $prefix"
-}
-
-# MPICH 4.3.2 or 5.0.1 with MPI_T events and recvq pvars, like 4.0.2.  The
-# git tags leave libmpi's version at 0:0:0; the release's numbers give
-# libmpi.so.12, the soname of 4.0.2, so one backend serves them all.
-# 5.0.1 also builds its standard-ABI library (--enable-mpi-abi): libmpi_abi
-# beside libmpi, and mpicc_abi.
-build_mpich_release() { # build_mpich_release VERSION LIBTOOL_VERSION [CONFIGURE_OPTION...]
-  local version=$1 sover=$2 prefix=$CACHE/mpich-$1-events; shift 2
-  local stamp=$prefix/.built${1:+-abi}
-  [ -f "$stamp" ] && { log "MPICH $version + events: cached in $prefix"; return; }
-  local src; src=$(unpack_shared "mpich-$version.tar.gz")
-  log "MPICH $version + events: building from $src (about 15 minutes on 2 cores)"
-  rm -rf "$CACHE/build-mpich-$version" && mkdir -p "$CACHE/build-mpich-$version"
-  ( { [ -x "$src/configure" ] || { sed -i "s/^m4_define(\[libmpi_so_version_m4\],\[[0-9:]*\])/m4_define([libmpi_so_version_m4],[$sover])/" "$src/maint/version.m4" \
-        && grep -q "libmpi_so_version_m4\],\[$sover\]" "$src/maint/version.m4" \
-        && (cd "$src" && ./autogen.sh -without-ucx -without-ofi -without-hwloc); }; } \
-    && cd "$CACHE/build-mpich-$version" && "$src/configure" --prefix="$prefix" --with-device=ch4:ofi \
-      --with-libfabric=/usr --enable-mpit-pvars=recvq --enable-mpit-events=yes \
-      --disable-fortran --disable-romio --disable-doc --disable-static --with-datatype-engine=dataloop --with-hwloc=/usr \
-      "$@" && make -j"$JOBS" && make install) \
-      >"$CACHE/logs/mpich-$version-events.log" 2>&1 || { tail -40 "$CACHE/logs/mpich-$version-events.log"; exit 1; }
-  [ -e "$prefix/lib/libmpi.so.12" ] || { echo "MPICH $version: no libmpi.so.12 in $prefix/lib"; exit 1; }
-  [ $# = 0 ] || ls "$prefix"/lib/libmpi_abi.so* >/dev/null 2>&1 || { echo "MPICH $version: no libmpi_abi in $prefix/lib"; exit 1; }
-  rm -rf "$CACHE/build-mpich-$version"
-  touch "$prefix/.built" "$stamp"
-  log "MPICH $version + events: installed in $prefix"
-}
-
-# The MPI Forum's standard-ABI header (mpi-abi-stubs), unpacked into the
-# cache where configure finds it for the standard-ABI backend.  Without the
-# sources that backend is not built (configure says so).
-abi_stubs() {
-  local archive; archive=$(cd "$SOURCES" 2>/dev/null && ls mpi-abi-stubs-*.tar.gz 2>/dev/null | head -1 || true)
-  [ -n "$archive" ] || { log "no mpi-abi-stubs in $SOURCES: no standard-ABI backend"; return 0; }
-  unpack_shared "$archive" >/dev/null
+# The MPI 5.0 standard ABI's mpi.h, as Debian ships it (sid's libmpich-dev:
+# mpi_abi_mpich/include/mpi.h), extracted into the cache where configure
+# finds it for the standard-ABI backend.  Without it that backend is not
+# built (configure says so).
+abi_header() {
+  local dir=$CACHE/src/mpi-abi-header
+  [ -f "$dir/include/mpi.h" ] && return 0
+  rm -rf "$dir" && mkdir -p "$dir/deb"
+  bash "$(dirname "$0")/suite-apt.sh" download sid libmpich-dev "$dir/deb" >"$CACHE/logs/abi-header.log" 2>&1 \
+    || { log "sid's libmpich-dev could not be fetched: no standard-ABI backend ($CACHE/logs/abi-header.log)"; return 0; }
+  dpkg-deb -x "$dir"/deb/libmpich-dev_*.deb "$dir/root"
+  local h; h=$(find "$dir/root" -path '*mpi_abi_mpich/include/mpi.h' | head -1)
+  [ -n "$h" ] || { log "sid's libmpich-dev has no mpi_abi_mpich/include/mpi.h: no standard-ABI backend"; return 0; }
+  mkdir -p "$dir/include" && cp "$h" "$dir/include/mpi.h"
+  rm -rf "$dir/root" "$dir/deb"
 }
 
 what=${1:-all}
 case $what in
   packages) install_packages ;;
   papi-source) fetch_source papi ;;
-  abi-stubs) abi_stubs ;;
+  papi72-source) papi72_source ;;
+  abi-header) abi_header ;;
   sources) install_packages; fetch_source papi >/dev/null; fetch_source openmpi >/dev/null; fetch_source mpich >/dev/null ;;
   ompi-spc) install_packages; build_ompi_spc ;;
   mpich-events) install_packages; build_mpich_events ;;
   ompi5-spc) install_packages; build_ompi5_spc ;;
-  mpich43-events) install_packages; build_mpich_release 4.3.2 17:2:5 ;;
-  mpich50-events) install_packages; build_mpich_release 5.0.1 18:1:6 --enable-mpi-abi ;;
-  ompi6-spc) install_packages; build_ompi6_spc ;;
-  all) install_packages; fetch_source papi >/dev/null; build_ompi_spc; build_mpich_events ;;
-  *) echo "usage: $0 [packages|sources|papi-source|ompi-spc|mpich-events|all]" >&2; exit 2 ;;
+  all) install_packages; papi72_source >/dev/null; abi_header; build_ompi_spc; build_mpich_events ;;
+  *) echo "usage: $0 [packages|sources|papi-source|papi72-source|abi-header|ompi-spc|mpich-events|ompi5-spc|all]" >&2; exit 2 ;;
 esac

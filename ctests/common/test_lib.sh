@@ -23,7 +23,7 @@ report_tool() {
   [ -x "$wrap" ] || { echo "FAIL: $wrap not built"; return 1; }
 }
 
-# client_on_exact_kinds NAME SCRIPT FILE: the start of a test that compares
+# client_on_exact_kinds NAME VAR SUBDIR FILE: the start of a test that compares
 # a client's numbers with an exact truth, which only the flavors with Open MPI
 # SPCs or MPI_T events have (the others skip): the installed PAPI
 # (PAPI_PREFIX, default $MPIT_BUILDDIR/install) and need_client.
@@ -36,23 +36,26 @@ client_on_exact_kinds() {
   need_client "$@"
 }
 
-# need_client NAME SCRIPT FILE: builds (or finds cached) the real client NAME
-# with scripts/SCRIPT $FLAVOR and sets client_dir to the directory it
-# prints.  The test skips when the client's sources are absent, and fails
-# when it does not build or FILE is missing from client_dir.
+# need_client NAME VAR SUBDIR FILE: the site's installation of the real
+# client NAME, which the project does not build (no Debian package has it).
+# The person running the tests names its prefix, built against the libpapi
+# under test: $VAR, or $VAR_OPENMPI / $VAR_MPICH for a build per MPI family
+# (TAU's and Score-P's wrappers are compiled against one mpi.h).  Sets
+# client_dir to PREFIX/SUBDIR.  The test skips, saying so, when none is
+# named, and fails when FILE is missing from client_dir.
 need_client() {
-  local rc
+  local name=$1 var=$2 sub=$3 file=$4 fam prefix
+  fam=$(flavor_family "$FLAVOR" | tr a-z A-Z)
+  prefix=$(eval "echo \${${var}_${fam}:-\${${var}:-}}")
   # the clients' MPI layers (TAU's and Score-P's wrappers, Caliper's mpi
   # service) are compiled against a native mpi.h; hpcrun has none
   case $FLAVOR in *-abi)
-    [ "$1" = hpcrun ] || { echo "SKIP $1 is built per native MPI: its MPI layer is compiled against that MPI's mpi.h, and no $1 was built for the MPI 5.0 standard ABI"; exit 77; } ;;
+    [ "$name" = hpcrun ] || { echo "SKIP $name is built per native MPI: its MPI layer is compiled against that MPI's mpi.h"; exit 77; } ;;
   esac
-  client_dir=$(bash "$(dirname "${BASH_SOURCE[0]}")/../../scripts/$2" "$FLAVOR")
-  rc=$?
-  [ $rc -eq 77 ] && { echo "$client_dir"; exit 77; }
-  [ $rc -eq 0 ] && [ -e "$client_dir/$3" ] ||
-    { echo "FAIL: $1 does not build (scripts/$2 $FLAVOR: exit $rc)"; exit 1; }
-  echo "$1: $client_dir (PAPI: $PAPI_PREFIX)"
+  [ -n "$prefix" ] || { echo "SKIP no $name installation named: set $var (or ${var}_$fam) to a prefix built against $PAPI_PREFIX (README, \"Testing with your own tools\")"; exit 77; }
+  client_dir=$prefix${sub:+/$sub}
+  [ -e "$client_dir/$file" ] || { echo "FAIL: $var=$prefix: no $sub${sub:+/}$file there"; exit 1; }
+  echo "$name: $client_dir (PAPI: $PAPI_PREFIX)"
 }
 
 # family_mpi_dirs LIBMPI: for a client built against Debian's MPI of the
