@@ -2,7 +2,7 @@
 # What Open MPI's monitoring costs (issue: monitoring-based metrics on a stock
 # Open MPI): bench/monitoring_cost.c with pml_monitoring_enable 0 and 2
 # alternating, runs times each, on the distribution's Open MPI and on Open
-# MPI 5.0.9; medians.  No PAPI involved: the cost is the MPI's.
+# MPI 5.0.7; medians.  No PAPI involved: the cost is the MPI's.
 #   bench/monitoring_cost.sh [runs] [iterations]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 runs=${1:-7} iters=${2:-20000}
 mkdir -p "$BUILD/bench"
-for flavor in openmpi openmpi-5.0.9-spc; do
+for flavor in openmpi openmpi-5.0.7-spc; do
   flavor_vars "$flavor" || { echo "($flavor not installed)"; continue; }
   exe=$BUILD/bench/monitoring_cost-$flavor
   $MPICC -O2 -Wall -Wextra "$top/bench/monitoring_cost.c" -o "$exe"

@@ -17,9 +17,8 @@ end='<!-- metric-table: end -->'
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 # flavor names and the column headings of the table, in its order
-headings=("openmpi:Open MPI 4.1.4" "openmpi-spc:Open MPI 4.1.4 SPC" "openmpi-5.0.9-spc:Open MPI 5.0.9 SPC" "openmpi-6.0-spc:Open MPI 6.0 SPC"
-          "mpich:MPICH 4.0.2" "mpich-events:MPICH 4.0.2 events" "mpich-4.3.2-events:MPICH 4.3.2 events"
-          "mpich-5.0.1-events:MPICH 5.0.1 events")
+headings=("openmpi:Open MPI 4.1.4" "openmpi-spc:Open MPI 4.1.4 SPC" "openmpi-5.0.7-spc:Open MPI 5.0.7 SPC"
+          "mpich:MPICH 4.0.2" "mpich-events:MPICH 4.0.2 events")
 
 column() { # column FLAVOR: runs the lister with that flavor's MPI
   local flavor=$1 dir
@@ -38,8 +37,6 @@ column() { # column FLAVOR: runs the lister with that flavor's MPI
 
 readme_column() { # readme_column FLAVOR: that column of README's table
   local flavor=$1 i=0 col=-1 h
-  # a program of the standard ABI gets what the native build's programs get
-  case $flavor in mpich-5.0.1-abi) flavor=mpich-5.0.1-events ;; esac
   for h in "${headings[@]}"; do [ "${h%%:*}" = "$flavor" ] && col=$i; i=$((i + 1)); done
   [ $col -ge 0 ] || { echo "no column for flavor $flavor" >&2; return 1; }
   awk -v b="$begin" -v e="$end" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$readme" |
