@@ -45,7 +45,7 @@ client_on_exact_kinds() {
 # named, and fails when FILE is missing from client_dir.
 need_client() {
   local name=$1 var=$2 sub=$3 file=$4 fam prefix
-  fam=$(flavor_family "$FLAVOR" | tr a-z A-Z)
+  case $FLAVOR in openmpi*) fam=OPENMPI ;; *) fam=MPICH ;; esac
   prefix=$(eval "echo \${${var}_${fam}:-\${${var}:-}}")
   # the clients' MPI layers (TAU's and Score-P's wrappers, Caliper's mpi
   # service) are compiled against a native mpi.h; hpcrun has none
