@@ -211,8 +211,8 @@ int report_text_width(const char *s); /* columns of a UTF-8 string */
 /* The command line from n bytes of NUL-separated arguments (as in
  * /proc/self/cmdline), each quoted as a shell needs it: a "b c" -> a 'b c'. */
 void report_fmt_command(char *buf, size_t len, const char *args, size_t n);
-void report_json_str(FILE *out, const char *s);                               /* a JSON string */
-void report_heat_colour(double t, char *buf, size_t len);                     /* 0 < t <= 1, blues */
+void report_json_str(FILE *out, const char *s);           /* a JSON string */
+void report_heat_colour(double t, char *buf, size_t len); /* 0 < t <= 1, blues */
 /* One bar chart panel (800 x REPORT_PANEL_H px) of an event, a bar per rank,
  * drawn at y0 inside an SVG document. */
 #define REPORT_PANEL_W 800
