@@ -41,10 +41,13 @@ PROBE = r"""
     var t = document.getElementById(id); if (!t) return null;
     return [].map.call(t.tBodies[0].rows, function(r){
       return [].map.call(r.cells, function(c){
-        return c.hasAttribute('data-v') ? ['v', c.getAttribute('data-v'), c.textContent] : ['t', c.textContent]; }); });
+        return c.hasAttribute('data-v') ? ['v', c.getAttribute('data-v'), c.textContent, c.getAttribute('title')] : ['t', c.textContent]; }); });
   }
   return JSON.stringify({rows: rows, zeros: zeros, summary: table('summary-table'),
     skipped: table('skipped-table'), senders: table('senders-table'),
+    groups_np: [].map.call(document.querySelectorAll('#not-provided-groups li'), function(li){
+      return [li.getAttribute('data-names'), li.textContent]; }),
+    pointer: (document.getElementById('not-provided')||{}).textContent,
     groups: !!(ov && ov.querySelector('.groups')), ranks: (document.getElementById('ranks')||{}).textContent,
     glance: (document.getElementById('glance')||{}).textContent,
     senders_svg: document.querySelectorAll('#senders ~ svg rect').length,
@@ -244,7 +247,11 @@ def main():
         imb = row[7][1] if row[7][0] == "v" else None
         if num(imb) != e.get("imbalance"):
             fail("summary %s max/mean: %s, report.json %s" % (name, imb, e.get("imbalance")))
-        if e["type"] == "integer" and row[5][2] != "%d" % e["max"]:
+        # bytes and times for people (KiB, ms), the exact value in the tooltip; counts exact
+        if e["units"] in ("bytes", "ns", "us", "s"):
+            if row[5][3] != "%s %s" % (row[5][1], e["units"]):
+                fail("summary %s: max's tooltip %r, exact %s %s" % (name, row[5][3], row[5][1], e["units"]))
+        elif e["type"] == "integer" and row[5][2] != "%d" % e["max"]:
             fail("summary %s: max shown as %s, report.json %s" % (name, row[5][2], e["max"]))
     if seen != set(events):
         fail("summary rows %s, report.json events %s" % (sorted(seen), sorted(events)))
@@ -256,12 +263,30 @@ def main():
     else:
         print("ok: the table sorts by max/mean")
 
+    # the default metrics this MPI cannot give: once, in a line per reason
+    # (the reason without its leading "NAME is not available ...: "); the
+    # other skipped events in the table with their own reason
     listed = {r[0][1]: r[1][1] for r in (got["skipped"] or [])}
+    groups = got["groups_np"] or []
     for sk in rep["skipped"]:
-        if listed.get(sk["name"]) != sk["reason"]:
+        if sk.get("default"):
+            short = sk["name"].split(":::")[-1]
+            cause = sk["reason"]
+            if cause.startswith(short + " ") and ": " in cause:
+                cause = cause.split(": ", 1)[1]
+            if cause.startswith("it needs "):
+                cause = cause[len("it "):]
+            lines = [t for names, t in groups if sk["name"] in names.split()]
+            if len(lines) != 1 or cause.split(" ", 1)[-1] not in lines[0] or sk["name"] in listed:
+                fail("default %s: lines %r, reason %r" % (sk["name"], lines, sk["reason"]))
+        elif listed.get(sk["name"]) != sk["reason"]:
             fail("skipped %s: page says %r, report.json %r" % (sk["name"], listed.get(sk["name"]), sk["reason"]))
-    print("ok: %d skipped events with their reasons" % len(rep["skipped"]))
-    if "Not measured" in (got["glance"] or "") and rep["skipped"] and rep["skipped"][0]["name"] not in got["glance"]:
+    ndef = sum(1 for sk in rep["skipped"] if sk.get("default"))
+    if ndef and "cannot give %d of the default metrics" % ndef not in (got["pointer"] or ""):
+        fail("no pointer at the top for %d default metrics: %r" % (ndef, got["pointer"]))
+    print("ok: %d skipped events with their reasons (%d default metrics in %d lines)" % (len(rep["skipped"]), ndef, len(groups)))
+    others = [sk for sk in rep["skipped"] if not sk.get("default")]
+    if "Not measured" in (got["glance"] or "") and others and others[0]["name"] not in got["glance"]:
         fail("the summary sentence does not name the skipped events")
 
     sd = rep.get("senders")

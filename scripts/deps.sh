@@ -26,6 +26,7 @@ PACKAGES=(
   netpipe-openmpi librsvg2-bin iproute2 groff-base clang-format
   flex bison perl
   chromium
+  munge slurmctld slurmd slurm-client
 )
 
 install_packages() {

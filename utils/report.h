@@ -107,10 +107,21 @@ void report_job_free(report_job_t *job);
 /* The event called name, created (empty, in order of first appearance) if new. */
 report_event_t *report_job_event(report_job_t *job, const char *name, const char *units, int is_fp);
 report_skip_t *report_job_skip(report_job_t *job, const char *name, const char *reason, int rank);
-/* The default metrics the running MPI cannot give, one line each with the
- * reason, at the top of the table (prefix before each line) and in the
- * JSON ("not_provided", with its leading ",\n"); how many there are. */
+/* The default metrics the running MPI cannot give: in the table after the
+ * events, grouped by reason (prefix before each line), and in the JSON
+ * ("not_provided", with its leading ",\n"), each with its own reason; how
+ * many there are. */
 int report_not_provided_count(const report_job_t *job);
+/* Grouped by reason, one line per distinct reason naming its metrics
+ * ("6 metrics need Open MPI built with --enable-spc ...: OOS_MSGS, ..."):
+ * how many groups; group_of[i] (room for nskips) is the group of skip i, -1
+ * for a skip that is not a default metric.  report_not_provided_line writes
+ * group g's line (no newline); html: names escaped and in <code>. */
+int report_not_provided_groups(const report_job_t *job, int *group_of);
+void report_not_provided_line(FILE *out, const report_job_t *job, const int *group_of, int g, int html);
+/* The part of a skip's reason shared by the metrics with the same cause:
+ * without a leading "NAME is not available on ...: " naming the metric. */
+const char *report_reason_cause(const report_skip_t *s);
 void report_not_provided_table(FILE *out, const report_job_t *job, const char *prefix);
 void report_not_provided_json(FILE *out, const report_job_t *job);
 /* Allocates the (zeroed) sender matrix with ncols columns; kind is set by
@@ -189,8 +200,19 @@ void report_fmt_num(char *buf, size_t len, double v);                         /*
 void report_fmt_value(char *buf, size_t len, const report_event_t *e, int r); /* exact, as in JSON */
 void report_fmt_json_num(char *buf, size_t len, double v);                    /* exact, as in JSON */
 void report_xml_str(FILE *out, const char *s);                                /* escaped for XML/HTML */
-void report_json_str(FILE *out, const char *s);                               /* a JSON string */
-void report_heat_colour(double t, char *buf, size_t len);                     /* 0 < t <= 1, blues */
+/* Numbers for people (report_units.c): a value in the event's units shown
+ * in bytes as B/KiB/MiB/GiB, in time as ns/µs/ms/s, 3 significant digits;
+ * other units as report_fmt_num.  report_unit_kind tells which (and what one
+ * unit is worth in bytes or seconds). */
+enum { REPORT_UNIT_NONE, REPORT_UNIT_BYTES, REPORT_UNIT_TIME };
+int report_unit_kind(const char *units, double *scale);
+void report_fmt_human(char *buf, size_t len, double v, const char *units);
+int report_text_width(const char *s); /* columns of a UTF-8 string */
+/* The command line from n bytes of NUL-separated arguments (as in
+ * /proc/self/cmdline), each quoted as a shell needs it: a "b c" -> a 'b c'. */
+void report_fmt_command(char *buf, size_t len, const char *args, size_t n);
+void report_json_str(FILE *out, const char *s);           /* a JSON string */
+void report_heat_colour(double t, char *buf, size_t len); /* 0 < t <= 1, blues */
 /* One bar chart panel (800 x REPORT_PANEL_H px) of an event, a bar per rank,
  * drawn at y0 inside an SVG document. */
 #define REPORT_PANEL_W 800

@@ -66,13 +66,36 @@ static double max_elapsed(const report_job_t *job, double *lo)
     return m;
 }
 
-/* A number cell: exact value in data-v, readable text inside. */
-static void num_td(FILE *out, double v)
+/* A number cell: the exact value in data-v (what sorting uses) and, when
+ * the text is rounded (KiB, ms), in the tooltip with its units; the value for
+ * people inside. */
+static void num_td(FILE *out, double v, const char *units)
 {
     char exact[64], shown[64];
     report_fmt_json_num(exact, sizeof exact, v);
-    report_fmt_num(shown, sizeof shown, v);
-    fprintf(out, "<td class=\"n\" data-v=\"%s\">%s</td>", exact, shown);
+    report_fmt_human(shown, sizeof shown, v, units);
+    fprintf(out, "<td class=\"n\" data-v=\"%s\"", exact);
+    if (report_unit_kind(units, NULL) != REPORT_UNIT_NONE) {
+        fprintf(out, " title=\"%s ", exact);
+        H(out, units);
+        fputc('"', out);
+    }
+    fprintf(out, ">%s</td>", shown);
+}
+
+/* Inline text: the value for people, the exact one in the tooltip (when rounded). */
+static void num_span(FILE *out, double v, const char *units)
+{
+    char exact[64], shown[64];
+    report_fmt_json_num(exact, sizeof exact, v);
+    report_fmt_human(shown, sizeof shown, v, units);
+    if (report_unit_kind(units, NULL) == REPORT_UNIT_NONE) { /* a count: exact as it stands */
+        fputs(shown, out);
+        return;
+    }
+    fprintf(out, "<span class=\"v\" data-v=\"%s\" title=\"%s ", exact, exact);
+    H(out, units);
+    fprintf(out, "\">%s</span>", shown);
 }
 
 static void int_td(FILE *out, long long v)
@@ -105,13 +128,13 @@ static void write_glance(FILE *out, const report_job_t *job, const int *idx, int
     fputs("<ul class=\"glance\" id=\"glance\">\n", out);
     if (nrows) {
         const report_event_t *e = &job->events[idx[0]];
-        char mx[64], me[64];
-        report_fmt_num(mx, sizeof mx, e->max);
-        report_fmt_num(me, sizeof me, e->mean);
         fputs("<li>Most uneven event: <b>", out);
         H(out, e->name);
-        fprintf(out, "</b>, largest %s on <b>rank %d</b>, %.2f times the mean (%s).</li>\n", mx, e->max_rank,
-                e->imbalance, me);
+        fputs("</b>, largest ", out);
+        num_span(out, e->max, e->units);
+        fprintf(out, " on <b>rank %d</b>, %.2f times the mean (", e->max_rank, e->imbalance);
+        num_span(out, e->mean, e->units);
+        fputs(").</li>\n", out);
     } else {
         fputs("<li>No event has a value other than 0 on any rank.</li>\n", out);
     }
@@ -144,12 +167,14 @@ static void write_glance(FILE *out, const report_job_t *job, const int *idx, int
                   out);
         }
     }
-    int nskip = job->nskips, nnone = 0;
+    /* the default metrics this MPI cannot give have their line at the top */
+    int nskip = job->nskips - report_not_provided_count(job), nnone = 0;
     for (int i = 0; i < job->nevents; i++) nnone += job->events[i].nranks == 0;
     if (nskip + nnone) {
         fprintf(out, "<li>Not measured: <b>%d</b> event%s (", nskip + nnone, nskip + nnone == 1 ? "" : "s");
         const char *sep = "";
         for (int i = 0; i < job->nskips; i++) {
+            if (job->skips[i].is_default) continue;
             fputs(sep, out);
             H(out, job->skips[i].name);
             sep = ", ";
@@ -161,7 +186,7 @@ static void write_glance(FILE *out, const report_job_t *job, const int *idx, int
                 sep = ", ";
             }
         fputs("); the reasons are under <a href=\"#skipped\">Not measured</a>.</li>\n", out);
-    } else {
+    } else if (!job->nskips) {
         fputs("<li>Every event asked for was measured.</li>\n", out);
     }
     fputs("</ul>\n", out);
@@ -179,13 +204,13 @@ static void summary_row(FILE *out, const report_job_t *job, int i)
     H(out, e->units);
     fputs("</td>", out);
     if (e->nranks) {
-        num_td(out, e->min);
+        num_td(out, e->min, e->units);
         fprintf(out, "<td class=\"n\" data-v=\"%d\">%d</td>", e->min_rank, e->min_rank);
-        num_td(out, e->mean);
-        num_td(out, e->max);
+        num_td(out, e->mean, e->units);
+        num_td(out, e->max, e->units);
         fprintf(out, "<td class=\"n\" data-v=\"%d\">%d</td>", e->max_rank, e->max_rank);
         if (e->mean != 0)
-            num_td(out, e->imbalance);
+            num_td(out, e->imbalance, "");
         else
             fputs("<td class=\"n\"></td>", out);
     } else {
@@ -247,11 +272,10 @@ static void write_charts(FILE *out, const report_job_t *job, const int *idx, int
     for (int i = 0; i < job->nevents; i++) {
         const report_event_t *e = &job->events[i];
         if (!e->nranks || e->min != e->max) continue;
-        char v[64];
-        report_fmt_num(v, sizeof v, e->max);
         fputs(sep, out);
         H(out, e->name);
-        fprintf(out, " = %s", v);
+        fputs(" = ", out);
+        num_span(out, e->max, e->units);
         sep = ", ";
     }
     if (*sep == ',') fputs(".</p>\n", out);
@@ -368,32 +392,57 @@ static void write_matrix(FILE *out, const report_job_t *job)
             int_td(out, msgs);
         else
             fputs("<td>-</td>", out);
-        int_td(out, bytes);
+        num_td(out, (double)bytes, "bytes");
         int_td(out, m->ncells[k]);
-        if (top)
-            fprintf(out, "<td>%d &rarr; %d: %lld bytes</td></tr>\n", top->sender, top->receiver, top->bytes);
-        else
+        if (top) {
+            fprintf(out, "<td>%d &rarr; %d: ", top->sender, top->receiver);
+            num_span(out, (double)top->bytes, "bytes");
+            fputs("</td></tr>\n", out);
+        } else
             fputs("<td>none</td></tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
     report_matrix_svg_body(out, job);
 }
 
-/* ---- not measured */
+/* ---- not measured: the default metrics this MPI cannot give, a line per
+ * reason (each metric's own reason is in report.json), then the other
+ * events not measured, each with its reason */
 static void write_skipped(FILE *out, const report_job_t *job)
 {
     fputs("<h2 id=\"skipped\">Not measured</h2>\n", out);
-    int nnone = 0;
+    int nnone = 0, ndefault = report_not_provided_count(job);
     for (int i = 0; i < job->nevents; i++) nnone += !job->events[i].nranks;
     if (!job->nskips && !nnone) {
         fputs("<p>Every event asked for was measured on every rank that could add it.</p>\n", out);
         return;
     }
+    int *group_of = calloc((size_t)job->nskips + 1, sizeof *group_of);
+    int ngroups = group_of ? report_not_provided_groups(job, group_of) : 0;
+    if (ngroups) {
+        fprintf(out,
+                "<p>Default metrics this MPI cannot give (%d), by reason; report.json has each metric's own "
+                "reason:</p>\n<ul id=\"not-provided-groups\">\n",
+                ndefault);
+        for (int g = 0; g < ngroups; g++) {
+            fputs("<li data-names=\"", out);
+            const char *sep = "";
+            for (int i = 0; i < job->nskips; i++)
+                if (group_of[i] == g) fputs(sep, out), H(out, job->skips[i].name), sep = " ";
+            fputs("\">", out);
+            report_not_provided_line(out, job, group_of, g, 1);
+            fputs("</li>\n", out);
+        }
+        fputs("</ul>\n", out);
+    }
+    free(group_of);
+    if (job->nskips - ndefault + nnone == 0) return;
     fputs("<table id=\"skipped-table\"><thead><tr><th>event</th><th>reason</th><th>ranks</th></tr></thead>"
           "<tbody>\n",
           out);
     for (int i = 0; i < job->nskips; i++) {
         const report_skip_t *s = &job->skips[i];
+        if (s->is_default) continue; /* above, by reason */
         fputs("<tr><td>", out);
         H(out, s->name);
         fputs("</td><td>", out);
@@ -518,19 +567,11 @@ int report_write_html(FILE *out, const report_job_t *job)
           "run</a></nav>\n",
           out);
     int nnot = report_not_provided_count(job);
-    if (nnot) { /* at the top: what this MPI cannot give, and why */
-        fprintf(out, "<div id=\"not-provided\"><p>This MPI cannot give %d of the default metrics:</p><ul>\n",
+    if (nnot) /* one line here; the metrics and reasons once, under Not measured */
+        fprintf(out,
+                "<p id=\"not-provided\">This MPI cannot give %d of the default metrics: "
+                "<a href=\"#skipped\">why, under Not measured</a>.</p>\n",
                 nnot);
-        for (int i = 0; i < job->nskips; i++) {
-            if (!job->skips[i].is_default) continue;
-            fputs("<li><code>", out);
-            H(out, job->skips[i].name);
-            fputs("</code>: ", out);
-            H(out, job->skips[i].reason);
-            fputs("</li>\n", out);
-        }
-        fputs("</ul></div>\n", out);
-    }
     write_glance(out, job, idx, nrows);
 
     fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"note\">A row per event, a column per rank. Each row "

@@ -118,6 +118,13 @@ static void note(const char *fmt, ...)
     fprintf(stderr, PFX "%s\n", line);
 }
 
+/* -q: nothing on the terminal unless something fails */
+static int quiet(void)
+{
+    const char *q = getenv("PAPI_MPIT_REPORT_QUIET");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
 static void clean_text(char *s)
 {
     for (; *s; s++)
@@ -635,16 +642,18 @@ static void report_start(void)
     take_component_reasons();
     if (!helper_running && my_rank == 0) note("cannot start a thread: nothing is measured");
     if (my_rank == 0) {
-        char folded[1024] = "";
+        int nfolded = 0;
         for (int i = 0; i < nev; i++) {
             if (evs[i].set >= 0) continue;
             if (evs[i].quiet == SAY_EACH)
                 note("event %s not available: skipped (%s)", evs[i].name, evs[i].reason);
-            else if (evs[i].quiet == SAY_FOLDED && strlen(folded) + strlen(evs[i].name) + 3 < sizeof folded)
-                snprintf(folded + strlen(folded), sizeof folded - strlen(folded), "%s%s", *folded ? ", " : "",
-                         evs[i].name + (strncmp(evs[i].name, "mpit:::", 7) == 0 ? 7 : 0));
+            else if (evs[i].quiet == SAY_FOLDED)
+                nfolded++;
         }
-        if (*folded) note("default metrics this MPI does not provide: %s (the report says why)", folded);
+        /* named, by reason, after the report's table */
+        if (nfolded && !quiet())
+            note("%d default metric%s this MPI does not provide: named after the report, with the reason",
+                 nfolded, nfolded == 1 ? "" : "s");
     }
     if (helper_running) sampling_begin();
     report_log_start(my_rank);
@@ -828,17 +837,16 @@ static void deserialize_all(report_job_t *job, const char *all, size_t total)
     records_free(&cur);
 }
 
+/* The program's arguments, quoted as a shell needs them (a 'b c'). */
 static void read_command(char *buf, size_t len)
 {
+    char args[8192];
     FILE *f = fopen("/proc/self/cmdline", "r");
-    size_t n = 0;
     buf[0] = '\0';
     if (!f) return;
-    n = fread(buf, 1, len - 1, f);
+    size_t n = fread(args, 1, sizeof args, f);
     fclose(f);
-    buf[n] = '\0';
-    for (size_t i = 0; i + 1 < n; i++)
-        if (buf[i] == '\0') buf[i] = ' ';
+    report_fmt_command(buf, len, args, n);
 }
 
 static const char *chart_list;
@@ -872,8 +880,7 @@ static void report_output(report_job_t *job)
 
     /* Skips rank 0 already announced (all ranks) are not repeated; the default
      * metrics the MPI cannot give are, at the top, each with its reason. */
-    const char *q = getenv("PAPI_MPIT_REPORT_QUIET");
-    if (!(q && *q && strcmp(q, "0") != 0)) {
+    if (!quiet()) {
         int nskips = job->nskips, k = 0;
         report_skip_t *all = job->skips;
         report_skip_t *partial = calloc((size_t)nskips + 1, sizeof *partial);
@@ -918,8 +925,10 @@ static void report_output(report_job_t *job)
                 return;
             }
         }
-        note("wrote report.html, report.txt, ranks.csv, report.json, chart.svg, overview.svg%s%s in %s",
-             swant[0] ? ", senders.csv, senders.svg" : "", swant[2] ? ", matrix.csv, matrix.svg" : "", dir);
+        if (!quiet())
+            note("wrote report.html, report.txt, ranks.csv, report.json, chart.svg, overview.svg%s%s in %s",
+                 swant[0] ? ", senders.csv, senders.svg" : "", swant[2] ? ", matrix.csv, matrix.svg" : "",
+                 dir);
     }
 }
 

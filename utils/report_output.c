@@ -101,15 +101,98 @@ int report_not_provided_count(const report_job_t *job)
     return n;
 }
 
-void report_not_provided_table(FILE *out, const report_job_t *job, const char *prefix)
+/* The metric's name as people know it: mpit:::OOS_MSGS -> OOS_MSGS */
+static const char *short_name(const char *name) { return strncmp(name, "mpit:::", 7) == 0 ? name + 7 : name; }
+
+const char *report_reason_cause(const report_skip_t *s)
 {
+    const char *me = short_name(s->name), *sep = strstr(s->reason, ": ");
+    size_t n = strlen(me);
+    if (sep && strncmp(s->reason, me, n) == 0 && s->reason[n] == ' ') return sep + 2;
+    return s->reason;
+}
+
+/* Two skips with one cause: the same text, or one cut at the reason's length
+ * limit (REPORT_REASON_LEN) where it is the start of the other (a longer
+ * name leaves room for less of the same sentence). */
+static int truncated(const report_skip_t *s) { return strlen(s->reason) + 1 >= REPORT_REASON_LEN; }
+
+static int same_cause(const report_skip_t *a, const report_skip_t *b)
+{
+    const char *ca = report_reason_cause(a), *cb = report_reason_cause(b);
+    size_t la = strlen(ca), lb = strlen(cb);
+    if (la == lb) return strcmp(ca, cb) == 0;
+    if (la < lb) return truncated(a) && strncmp(ca, cb, la) == 0;
+    return truncated(b) && strncmp(ca, cb, lb) == 0;
+}
+
+int report_not_provided_groups(const report_job_t *job, int *group_of)
+{
+    int ngroups = 0;
+    for (int i = 0; i < job->nskips; i++) {
+        group_of[i] = -1;
+        if (!job->skips[i].is_default) continue;
+        for (int j = 0; j < i && group_of[i] < 0; j++)
+            if (group_of[j] >= 0 && same_cause(&job->skips[j], &job->skips[i])) group_of[i] = group_of[j];
+        if (group_of[i] < 0) group_of[i] = ngroups++;
+    }
+    return ngroups;
+}
+
+void report_not_provided_line(FILE *out, const report_job_t *job, const int *group_of, int g, int html)
+{
+    int n = 0, first = -1; /* first: the group's longest reason */
+    for (int i = 0; i < job->nskips; i++)
+        if (group_of[i] == g) {
+            n++;
+            if (first < 0 ||
+                strlen(report_reason_cause(&job->skips[i])) > strlen(report_reason_cause(&job->skips[first])))
+                first = i;
+        }
+    if (first < 0) return;
+    /* "it needs X" / "needs X" reads "N metrics need X"; any other cause in parentheses */
+    const char *cause = report_reason_cause(&job->skips[first]), *need = NULL;
+    if (strncmp(cause, "it needs ", 9) == 0) need = cause + 9;
+    if (strncmp(cause, "needs ", 6) == 0) need = cause + 6;
+    fprintf(out, "%d metric%s ", n, n == 1 ? "" : "s");
+    if (need) {
+        fputs(n == 1 ? "needs " : "need ", out);
+        html ? report_xml_str(out, need) : (void)fputs(need, out);
+        if (truncated(&job->skips[first])) fputs("...", out);
+    } else {
+        fputs("not provided by this MPI (", out);
+        html ? report_xml_str(out, cause) : (void)fputs(cause, out);
+        fputc(')', out);
+    }
+    fputc(':', out);
+    const char *sep = " ";
     for (int i = 0; i < job->nskips; i++) {
         const report_skip_t *s = &job->skips[i];
-        if (!s->is_default) continue;
-        fprintf(out, "%snot provided by this MPI: %s: %s", prefix, s->name, s->reason);
+        if (group_of[i] != g) continue;
+        fputs(sep, out);
+        if (html) {
+            fputs("<code>", out);
+            report_xml_str(out, short_name(s->name));
+            fputs("</code>", out);
+        } else {
+            fputs(short_name(s->name), out);
+        }
         if (s->nranks < job->nprocs) fprintf(out, " (on %d of %d ranks)", s->nranks, job->nprocs);
+        sep = ", ";
+    }
+}
+
+void report_not_provided_table(FILE *out, const report_job_t *job, const char *prefix)
+{
+    int *group_of = calloc((size_t)job->nskips + 1, sizeof *group_of);
+    if (!group_of) return;
+    int ngroups = report_not_provided_groups(job, group_of);
+    for (int g = 0; g < ngroups; g++) {
+        fputs(prefix, out);
+        report_not_provided_line(out, job, group_of, g, 0);
         fputc('\n', out);
     }
+    free(group_of);
 }
 
 void report_job_senders(report_job_t *job, int ncols)
@@ -280,7 +363,6 @@ int report_write_table(FILE *out, const report_job_t *job)
     if (job->command[0]) fprintf(out, "  program: %s\n", job->command);
     char sampling[2048];
     if (report_sampling_note(sampling, sizeof sampling, job)) fprintf(out, "  maxima: %s\n", sampling);
-    report_not_provided_table(out, job, "  ");
 
     int wname = (int)strlen("event"), wunits = (int)strlen("units");
     for (int i = 0; i < job->nevents; i++) {
@@ -288,15 +370,16 @@ int report_write_table(FILE *out, const report_job_t *job)
         if (n > wname) wname = n;
         if (u > wunits) wunits = u;
     }
-    int w = 14;
+    /* values for people (report_fmt_human): KiB, ms, ...; exact in the files */
+    int w = 10;
     for (int i = 0; i < job->nevents; i++) {
         const report_event_t *e = &job->events[i];
-        char b[3][64];
-        report_fmt_num(b[0], sizeof b[0], e->min);
-        report_fmt_num(b[1], sizeof b[1], e->mean);
-        report_fmt_num(b[2], sizeof b[2], e->max);
-        for (int k = 0; k < 3; k++)
-            if ((int)strlen(b[k]) > w) w = (int)strlen(b[k]);
+        const double v[3] = {e->min, e->mean, e->max};
+        char b[64];
+        for (int k = 0; k < 3; k++) {
+            report_fmt_human(b, sizeof b, v[k], e->units);
+            if (report_text_width(b) > w) w = report_text_width(b);
+        }
     }
     fprintf(out, "%-*s  %-*s  %*s %6s  %*s  %*s %6s  %8s\n", wname, "event", wunits, "units", w, "min",
             "rank", w, "mean", w, "max", "rank", "max/mean");
@@ -307,15 +390,17 @@ int report_write_table(FILE *out, const report_job_t *job)
             continue;
         }
         char mn[64], me[64], mx[64], imb[32];
-        report_fmt_num(mn, sizeof mn, e->min);
-        report_fmt_num(me, sizeof me, e->mean);
-        report_fmt_num(mx, sizeof mx, e->max);
+        report_fmt_human(mn, sizeof mn, e->min, e->units);
+        report_fmt_human(me, sizeof me, e->mean, e->units);
+        report_fmt_human(mx, sizeof mx, e->max, e->units);
         if (e->mean != 0.0)
             snprintf(imb, sizeof imb, "%.3f", e->imbalance);
         else
             snprintf(imb, sizeof imb, "-");
-        fprintf(out, "%-*s  %-*s  %*s %6d  %*s  %*s %6d  %8s", wname, e->name, wunits, e->units, w, mn,
-                e->min_rank, w, me, w, mx, e->max_rank, imb);
+        /* padded by columns, not bytes: "µs" is one column in two bytes */
+        fprintf(out, "%-*s  %-*s  %*s%s %6d  %*s%s  %*s%s %6d  %8s", wname, e->name, wunits, e->units,
+                w - report_text_width(mn), "", mn, e->min_rank, w - report_text_width(me), "", me,
+                w - report_text_width(mx), "", mx, e->max_rank, imb);
         if (e->nranks < job->nprocs) fprintf(out, "  (%d of %d ranks)", e->nranks, job->nprocs);
         if (e->sampled)
             fputs(job->sample_ms > 0 && job->samples_min > 0 ? "  (sampled)"
@@ -324,9 +409,11 @@ int report_write_table(FILE *out, const report_job_t *job)
         fputc('\n', out);
     }
     if (!job->nevents) fprintf(out, "(no event could be measured)\n");
+    /* after the measurement: what this MPI cannot give, a line per reason */
+    report_not_provided_table(out, job, "");
     for (int i = 0; i < job->nskips; i++) {
         const report_skip_t *s = &job->skips[i];
-        if (s->is_default) continue; /* said at the top */
+        if (s->is_default) continue; /* said above, by reason */
         if (s->nranks == job->nprocs)
             fprintf(out, "skipped on all ranks: %s (%s)\n", s->name, s->reason);
         else
@@ -633,9 +720,9 @@ void report_svg_panel(FILE *out, const report_job_t *job, const report_event_t *
     if (lo < 0) lo = -nice_ceil(-lo);
     if (hi == lo) hi = lo + 1;
     char mn[64], me[64], mx[64];
-    report_fmt_num(mn, sizeof mn, e->min);
-    report_fmt_num(me, sizeof me, e->mean);
-    report_fmt_num(mx, sizeof mx, e->max);
+    report_fmt_human(mn, sizeof mn, e->min, e->units);
+    report_fmt_human(me, sizeof me, e->mean, e->units);
+    report_fmt_human(mx, sizeof mx, e->max, e->units);
 
     fprintf(out, "<g transform=\"translate(0,%d)\">\n", y0);
     fputs("<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">", out);
@@ -660,7 +747,7 @@ void report_svg_panel(FILE *out, const report_job_t *job, const report_event_t *
         double v = lo + (hi - lo) * t / 4;
         double y = yb - (double)ph * t / 4;
         char b[64];
-        report_fmt_num(b, sizeof b, v);
+        report_fmt_human(b, sizeof b, v, e->units);
         fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0, y, x0 + pw,
                 y);
         fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n", x0 - 6,
@@ -679,12 +766,20 @@ void report_svg_panel(FILE *out, const report_job_t *job, const report_event_t *
             double y = yb - (e->dval[r] - lo) / (hi - lo) * ph;
             double top = y < yzero ? y : yzero, h = fabs(yzero - y);
             const char *fill = r == e->max_rank ? "#d95f02" : r == e->min_rank ? "#1b9e77" : "#4c78a8";
-            char v[64];
+            char v[64], shown[64];
             report_fmt_value(v, sizeof v, e, r);
+            report_fmt_human(shown, sizeof shown, e->dval[r], e->units);
             fprintf(out,
                     "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
-                    "<title>rank %d: %s</title></rect>\n",
-                    x, top, slot - gap, h < 0.5 ? 0.5 : h, fill, r, v);
+                    "<title>rank %d: ",
+                    x, top, slot - gap, h < 0.5 ? 0.5 : h, fill, r);
+            if (strcmp(shown, v) == 0) /* a count: the exact value alone */
+                fprintf(out, "%s</title></rect>\n", v);
+            else {
+                fprintf(out, "%s (%s ", shown, v);
+                report_xml_str(out, e->units);
+                fputs(")</title></rect>\n", out);
+            }
         } else {
             fprintf(out,
                     "<text x=\"%.2f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" "

@@ -89,7 +89,7 @@ static void draw_cell(FILE *out, const report_job_t *job, int ei, int r, int g, 
     if (at >= 0) {
         cell_colour(e, e->dval[at], colour, sizeof colour);
         report_fmt_value(v, sizeof v, e, at);
-        report_fmt_num(shown, sizeof shown, e->dval[at]);
+        report_fmt_human(shown, sizeof shown, e->dval[at], e->units);
     } else {
         snprintf(colour, sizeof colour, "%s", OV_ABSENT);
     }
@@ -113,10 +113,10 @@ static void draw_cell(FILE *out, const report_job_t *job, int ei, int r, int g, 
         if (e->max > 0) fprintf(out, " (%.0f%% of the largest)", 100.0 * e->dval[at] / e->max);
     } else {
         char mean[64];
-        report_fmt_num(mean, sizeof mean, sum / k);
+        report_fmt_human(mean, sizeof mean, sum / k, e->units);
         fprintf(out, "largest %s (rank %d), mean %s", shown, at, mean);
     }
-    if (e->units[0]) {
+    if (e->units[0] && report_unit_kind(e->units, NULL) == REPORT_UNIT_NONE) { /* else in the value */
         fputs(" ", out);
         report_xml_str(out, e->units);
     }
@@ -236,7 +236,7 @@ int report_overview_svg(FILE *out, const report_job_t *job)
         for (int c = 0; c < ncols; c++)
             draw_cell(out, job, idx[row], c * g, g, x0 + c * cw, y, cw, rh - 1, numbers);
         char mx[64];
-        report_fmt_num(mx, sizeof mx, e->max);
+        report_fmt_human(mx, sizeof mx, e->max, e->units);
         fprintf(out, "<text x=\"%d\" y=\"%.2f\">", xr, y + rh / 2 + OV_FONT * 0.35);
         if (e->mean != 0)
             fprintf(out, "%.2f", e->imbalance);

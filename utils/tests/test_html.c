@@ -79,9 +79,14 @@ static void make_job(report_job_t *job, int n, int nev, int senders)
         e = report_job_event(job, name, "", 0);
         for (int r = 0; r < n; r++) set(e, r, i % 5 == 0 ? 0 : (r * (i + 3)) % (i + 11));
     }
-    report_job_skip(job, "mpit:::BYTES_PUT", "not provided by this MPI (needs Open MPI's SPCs)", 0)
+    report_job_skip(job, "mpit:::BYTES_PUT",
+                    "BYTES_PUT is not available on this MPI: it needs Open MPI's SPCs", 0)
         ->is_default = 1;
     for (int r = 1; r < n; r++) report_job_skip(job, "mpit:::BYTES_PUT", "", r);
+    report_job_skip(job, "mpit:::BYTES_GET",
+                    "BYTES_GET is not available on this MPI: it needs Open MPI's SPCs", 0)
+        ->is_default = 1;
+    for (int r = 1; r < n; r++) report_job_skip(job, "mpit:::BYTES_GET", "", r);
     report_job_skip(job, "perf::NO_SUCH", "event not found", n - 1);
     if (senders) {
         report_job_senders(job, n);
@@ -117,14 +122,24 @@ static void check(const report_job_t *job, int nev)
     EXPECT((zeros > 0) == (strstr(svg, "0 on every rank (not drawn):") != NULL), "n=%d: zero line", n);
     if (nev >= 8) {
         EXPECT(!strstr(svg, "data-name=\"mpit:::OOS_MSGS\""), "an all-zero event is not drawn");
-        EXPECT(strstr(html, "mpit:::BYTES_PUT") && strstr(html, "not provided by this MPI"),
-               "skipped + reason");
         EXPECT(strstr(html, "added, but no rank returned a value"), "unmeasured event listed");
-        const char *np = strstr(html, "<div id=\"not-provided\">"), *ov = strstr(html, "id=\"overview\"");
-        EXPECT(np && ov && np < ov &&
-                   strstr(np, "<li><code>mpit:::BYTES_PUT</code>: not provided by this MPI (needs Open MPI's "
-                              "SPCs)</li>"),
-               "the default metric the MPI cannot give, with its reason, at the top");
+        /* the default metrics the MPI cannot give: a pointer at the top, the
+         * metrics once, a line per reason, under Not measured */
+        const char *np = strstr(html, "<p id=\"not-provided\">This MPI cannot give 2 of the default metrics"),
+                   *ov = strstr(html, "id=\"overview\""), *sk = strstr(html, "id=\"skipped\"");
+        EXPECT(np && ov && sk && np < ov, "the pointer at the top");
+        EXPECT(
+            sk &&
+                strstr(sk,
+                       "<li data-names=\"mpit:::BYTES_PUT mpit:::BYTES_GET\">2 metrics need Open MPI's SPCs: "
+                       "<code>BYTES_PUT</code>, <code>BYTES_GET</code></li>"),
+            "one line for the reason, naming both");
+        EXPECT(count(html, "BYTES_PUT") == 2, "BYTES_PUT once (the line and its data-names): %d",
+               count(html, "BYTES_PUT"));
+        EXPECT(strstr(html, "<td>perf::NO_SUCH</td><td>event not found</td>"), "another skip, in the table");
+        /* numbers for people, the exact value in data-v and the tooltip */
+        EXPECT(strstr(html, "data-v=\"1310720\" title=\"1310720 bytes\">1.25 MiB</td>"),
+               "bytes: human, exact");
         EXPECT(strstr(html, "PAPI</dt><dd>7.0.0.0"), "PAPI version");
         EXPECT(strstr(html, "12.500 ms at start-up"), "the tool's cost");
         EXPECT(strstr(html, "Test MPI 1.0 &lt;&amp;&gt;"), "the MPI library, escaped");

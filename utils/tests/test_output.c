@@ -68,24 +68,60 @@ int main(int argc, char **argv)
     EXPECT(strstr(text, "not provided") == NULL, "no default metric missing yet: %s", text);
     free(text);
 
-    /* default metrics the MPI cannot give: at the top, one line each with the
-     * reason, not again among the skipped; "not_provided" in the JSON */
-    for (int r = 0; r < 4; r++) {
-        report_skip_t *d = report_job_skip(&job, "mpit:::OOS_MSGS", "needs \"SPC\"", r);
-        if (d) d->is_default = 1;
+    /* default metrics the MPI cannot give: after the events, one line per
+     * reason naming its metrics, not again among the skipped; in the JSON
+     * "not_provided" with each metric's own reason */
+    static const char *const spc[] = {"OOS_MSGS", "BYTES_PUT", "BYTES_GET"};
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 4; r++) {
+            char name[64], why[256];
+            snprintf(name, sizeof name, "mpit:::%s", spc[k]);
+            snprintf(why, sizeof why, "%s is not available on the running Open MPI: it needs \"SPC\"",
+                     spc[k]);
+            report_skip_t *d = report_job_skip(&job, name, why, r);
+            if (d) d->is_default = 1;
+        }
+    report_job_skip(&job, "mpit:::COMMS_CREATED", "COMMS_CREATED is not available: it needs Open MPI 6.0", 0)
+        ->is_default = 1;
+    report_job_skip(&job, "mpit:::ODD", "no reason of the usual form", 2)->is_default = 1;
+    /* one long sentence, cut at the reason's length at two places by two names */
+    for (int k = 0; k < 2; k++) {
+        char name[64], why[600], *w = why;
+        const char *me = k ? "LONG_BBBBBBBB" : "LONG_A";
+        snprintf(name, sizeof name, "mpit:::%s", me);
+        w += sprintf(w, "%s is not available: it needs a long way", me);
+        for (int i = 0; i < 80; i++) w += sprintf(w, " on");
+        for (int r = 0; r < 4; r++) report_job_skip(&job, name, why, r)->is_default = 1;
     }
     text = render(report_write_table, &job);
-    char *top = strstr(text, "  not provided by this MPI: mpit:::OOS_MSGS: needs \"SPC\"\n");
-    char *head = strstr(text, "\nevent ");
-    EXPECT(top && head && top < head, "at the top, before the events: %s", text);
+    char *line = strstr(text, "\n3 metrics need \"SPC\": OOS_MSGS, BYTES_PUT, BYTES_GET\n");
+    char *head = strstr(text, "\nevent "), *row = strstr(text, "\nperf::TASK-CLOCK ");
+    EXPECT(line && head && row && head < row && row < line, "after the events: %s", text);
+    EXPECT(strstr(text, "\n1 metric needs Open MPI 6.0: COMMS_CREATED (on 1 of 4 ranks)\n"), "%s", text);
+    EXPECT(strstr(text, "\n1 metric not provided by this MPI (no reason of the usual form): ODD (on 1 of 4 "
+                        "ranks)\n"),
+           "%s", text);
     EXPECT(strstr(text, "skipped on all ranks: mpit:::OOS_MSGS") == NULL, "not repeated: %s", text);
+    EXPECT(strstr(text, "not available on the running") == NULL, "no metric's own sentence: %s", text);
+    EXPECT(strstr(text, "\n2 metrics need a long way on on") && strstr(text, "...: LONG_A, LONG_BBBBBBBB\n"),
+           "a cut reason grouped with its longer cut: %s", text);
     free(text);
     text = render(report_write_json, &job);
-    EXPECT(strstr(text, ",\n  \"not_provided\": [\n    {\"name\": \"mpit:::OOS_MSGS\", \"reason\": \"needs "
-                        "\\\"SPC\\\"\", \"ranks\": 4}\n  ],\n  \"elapsed_s\"") != NULL,
+    EXPECT(strstr(text,
+                  ",\n  \"not_provided\": [\n    {\"name\": \"mpit:::OOS_MSGS\", \"reason\": \"OOS_MSGS is "
+                  "not available on the running Open MPI: it needs \\\"SPC\\\"\", \"ranks\": 4},") != NULL,
            "json: %s", text);
-    EXPECT(report_not_provided_count(&job) == 1, "one default missing");
-    job.nskips--; /* the rest of the test as before */
+    EXPECT(strstr(text,
+                  "{\"name\": \"mpit:::ODD\", \"reason\": \"no reason of the usual form\", \"ranks\": 1},") !=
+               NULL,
+           "json: %s", text);
+    EXPECT(report_not_provided_count(&job) == 7, "seven defaults missing");
+    free(text);
+    /* the values for people in the table: bytes, and a time in seconds */
+    text = render(report_write_table, &job);
+    EXPECT(strstr(text, "\nmpit:::BYTES_SENT") && strstr(text, "  10 B      0  "), "bytes: %s", text);
+    EXPECT(strstr(text, "583 ms") != NULL, "the mean 0.583 s: %s", text);
+    job.nskips -= 7; /* the rest of the test as before */
     free(text);
     text = render(report_write_csv, &job);
     EXPECT(strstr(text, "\"mpit:::time,with \"\"comma\"\"<x>\"") != NULL, "csv quoting: %s", text);

@@ -1,0 +1,54 @@
+/*
+ * papi-mpit-report: a program the tool cannot measure says so.  The tool
+ * measures from MPI_Init to MPI_Finalize; a program that starts MPI only
+ * through sessions (MPI 4.0 MPI_Session_init, no MPI_Init) would otherwise
+ * end with no report and no word.  At its exit, one line on the first rank
+ * (the launcher's rank variable 0, or none) says why nothing was measured.
+ */
+#define _GNU_SOURCE /* program_invocation_name, in errno.h */
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The standard ABI (MPI 5.0), MPICH 4 and Open MPI 5 declare sessions;
+ * Open MPI 4.1's header has none, and its programs cannot use them. */
+#if MPI_VERSION >= 4 || defined(MPI_ABI_VERSION) || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
+#define HAVE_SESSIONS 1
+#endif
+
+#ifdef HAVE_SESSIONS
+/* The variables launchers set to a process's rank before MPI starts:
+ * Open MPI's mpirun, PMIx (srun --mpi=pmix, prterun), PMI (Hydra), Slurm. */
+static const char *const RANK_VARS[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
+
+static int first_rank(void)
+{
+    for (size_t i = 0; i < sizeof RANK_VARS / sizeof RANK_VARS[0]; i++) {
+        const char *v = getenv(RANK_VARS[i]);
+        if (v && *v) return atoi(v) == 0;
+    }
+    return 1;
+}
+
+static void said_unmeasured(void)
+{
+    int init = 0, fini = 0;
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fini);
+    if (init || fini || !first_rank()) return;
+    fprintf(
+        stderr,
+        "papi-mpit-report: %s used MPI sessions without MPI_Init: nothing measured (the tool measures from "
+        "MPI_Init to MPI_Finalize)\n",
+        program_invocation_name);
+}
+
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+    static int registered;
+    /* before the MPI's own exit handlers: atexit runs the last registered first */
+    if (!registered) registered = atexit(said_unmeasured) == 0;
+    return PMPI_Session_init(info, errhandler, session);
+}
+#endif
