@@ -35,16 +35,6 @@
 #define _GNU_SOURCE
 #endif
 #include <mpi.h>
-#if defined(OPEN_MPI)
-/* Open MPI's predefined handles are addresses of objects in libmpi.  Weak,
- * so that the interposer links no libmpi: it loads into processes without
- * MPI that inherit LD_PRELOAD (mpirun), and into programs of any Open MPI
- * release, whatever its library's soname (libmpi.so.40, 6.0's). */
-#pragma weak ompi_mpi_comm_world
-#pragma weak ompi_mpi_comm_null
-#pragma weak ompi_mpi_byte
-#pragma weak ompi_request_null
-#endif
 #include <papi.h>
 
 #include <dlfcn.h>
@@ -63,6 +53,7 @@
 #include "papi_mpit.h"
 #include "report.h"
 #include "report_collect.h"
+#include "report_handles.h"
 #include "report_log.h"
 #include "report_peers.h"
 #include "report_records.h"
@@ -984,6 +975,9 @@ static int mpi_is_initialized(void);
 
 static int init_begin(void)
 {
+    /* a program that loaded its MPI privately (Python's mpi4py): our PMPI_
+     * calls and the component need it global */
+    if (report_mpi_global() != 0 && state == ST_NONE) note("cannot find the MPI library that defines PMPI_Init");
     if (state != ST_NONE) return 0;
     state = ST_INIT;
     announce_before_init();

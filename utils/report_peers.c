@@ -16,6 +16,7 @@
 
 #include "papi_mpit.h"
 #include "report.h"
+#include "report_handles.h"
 #include "report_peers.h"
 
 #define PFX "papi-mpit-report: "
