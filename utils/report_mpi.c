@@ -977,7 +977,8 @@ static int init_begin(void)
 {
     /* a program that loaded its MPI privately (Python's mpi4py): our PMPI_
      * calls and the component need it global */
-    if (report_mpi_global() != 0 && state == ST_NONE) note("cannot find the MPI library that defines PMPI_Init");
+    if (report_mpi_global() != 0 && state == ST_NONE)
+        note("cannot find the MPI library that defines PMPI_Init");
     if (state != ST_NONE) return 0;
     state = ST_INIT;
     announce_before_init();
