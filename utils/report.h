@@ -11,7 +11,9 @@
 
 #define REPORT_NAME_LEN   256
 #define REPORT_UNITS_LEN  64
-#define REPORT_REASON_LEN 256
+/* a reason, whole: the component's (papi_mpit_why) are at most 1023
+ * characters, and the tool may add a sentence of its own */
+#define REPORT_REASON_LEN 2048
 #define REPORT_HOST_LEN   64
 
 /* One measured event over all ranks. */

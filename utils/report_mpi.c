@@ -101,7 +101,7 @@ static void note(const char *fmt, ...)
 {
     /* one write per line: a launcher forwarding stderr (PRRTE) may file a
      * fragment without its newline with the next line of stdout */
-    char line[2048];
+    char line[REPORT_NAME_LEN + REPORT_REASON_LEN + 256]; /* an event, its reason and the words around */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
@@ -258,6 +258,21 @@ static void take_component_reasons(void)
             snprintf(e->reason, sizeof e->reason, "%s", why);
         else if (strcmp(why, e->reason) != 0)
             fprintf(stderr, "papi-mpit: %s: %s\n", e->name + (strncmp(e->name, "mpit:::", 7) ? 0 : 7), why);
+    }
+}
+
+/* An event refused for want of Open MPI's monitoring, which the tool left
+ * off: the reason says how to have it (the component's "added before
+ * MPI_Init" does not hold then). */
+static void say_monitoring_off(void)
+{
+    static const char hint[] = "; papi-mpit-report leaves the monitoring off unless --matrix is given";
+    if (!peers_held_off()) return;
+    for (int i = 0; i < nev; i++) {
+        ev_t *e = &evs[i];
+        size_t len = strlen(e->reason);
+        if (e->set < 0 && strstr(e->reason, "pml_monitoring_enable") && len + sizeof hint <= sizeof e->reason)
+            memcpy(e->reason + len, hint, sizeof hint);
     }
 }
 
@@ -441,6 +456,7 @@ static void announce_before_init(void)
     char *copy = strdup(list && *list ? list : "default"), *save = NULL;
     if (!copy) return;
     int was_quiet = papi_mpit_quiet(1); /* what it refuses is reported after MPI_Init, once */
+    peers_hold_off(1);
     for (char *tok = strtok_r(copy, ", \t\n", &save); tok; tok = strtok_r(NULL, ", \t\n", &save)) {
         int code;
         const char *metric, *cost;
@@ -457,6 +473,7 @@ static void announce_before_init(void)
     }
     papi_mpit_quiet(was_quiet);
     free(copy);
+    peers_hold_off(0);
     peers_announce();
 }
 
@@ -624,6 +641,7 @@ static void report_start(void)
     }
     papi_mpit_quiet(was_quiet);
     take_component_reasons();
+    say_monitoring_off();
     if (!helper_running && my_rank == 0) note("cannot start a thread: nothing is measured");
     if (my_rank == 0) {
         char folded[1024] = "";
