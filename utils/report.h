@@ -122,6 +122,10 @@ void report_job_senders(report_job_t *job, int ncols);
 /* The communication matrix (report_matrix.c).  Kind names: "p2p", "coll",
  * "rma_put", "rma_get"; -1 for an unknown name. */
 const char *report_matrix_kind_name(int kind);
+/* What a cell's row and column are for the kind, one phrase (for coll:
+ * Open MPI files a rooted collective at its root, whichever way the data
+ * flows). */
+const char *report_matrix_kind_axes(int kind);
 int report_matrix_kind(const char *name);
 /* Rank rank gave kind (entries may follow, or none: no traffic). */
 void report_matrix_present(report_job_t *job, int kind);
