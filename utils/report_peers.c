@@ -41,7 +41,7 @@ static int have[REPORT_MATRIX_KINDS];
 static long long *val[REPORT_MATRIX_KINDS][2][MOMENTS]; /* [kind][msgs, bytes][moment][peer] */
 
 /* Open MPI's monitoring, which the matrix reads, is asked for (--matrix):
- * off by default, since it slows every message (+15 % on an 8-byte round
+ * off by default, since it slows every message (+10 to +15 % on an 8-byte round
  * trip) and some releases crash with it (4.1 at MPI_Comm_disconnect after
  * MPI_Comm_spawn, 6.0.0~rc2 in MPI_Init); doc/performance.md. */
 static int wanted(void)
