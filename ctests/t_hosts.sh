@@ -16,7 +16,7 @@
 #     BYTES_SENT, BYTES_RECEIVED (and BYTES_SENT_MPI) against the arranged
 #     traffic and the SPC dump.
 # Both: the veth carried at least the user bytes sent across the hosts.
-# (c) papi-mpit-report's communication matrix at 16 ranks, 8 a host:
+# (c) papi-mpit-report's communication matrix (--matrix) at 16 ranks, 8 a host:
 #     report_matrix_app's pattern exact and equal to Open MPI's own printout
 #     (pml_monitoring_enable_output) as in t_report_matrix, across TCP: p2p
 #     and coll on Open MPI 5, coll on 4.1 (p2p absent: open-mpi/ompi#9260).
@@ -251,8 +251,8 @@ sys.exit(bad)
 EOF
 
 # ---- (c) the communication matrix across the hosts: 16 ranks, 8 a host,
-# report_matrix_app's known pattern under the tool (a list naming no
-# monitoring event: the tool turns monitoring on itself), exact and equal
+# report_matrix_app's known pattern under the tool with --matrix (a list
+# naming no monitoring event: the tool turns monitoring on itself), exact and equal
 # to Open MPI's own printout once the tool's traffic and the MPI's own (an
 # idle run's printout) are added, as t_report_matrix checks on one host
 printf 'hostA slots=8\nhostB slots=8\n' >hostfile16
@@ -278,11 +278,11 @@ esac
 rm -rf prof16 idle16 && mkdir prof16 idle16
 rx0=$(rx_b)
 run_a16 --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$PWD/prof16/prof" \
-  "$wrap" -q -o m16 -e mpit:::UNEXPECTED_MSGS ./report_matrix_app >m16.out 2>m16.err
+  "$wrap" -q --matrix -o m16 -e mpit:::UNEXPECTED_MSGS ./report_matrix_app >m16.out 2>m16.err
 rc=$?
 rx1=$(rx_b)
 run_a16 --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$PWD/idle16/prof" \
-  "$wrap" -q -o i16 -e mpit:::UNEXPECTED_MSGS ./report_matrix_app idle >i16.out 2>i16.err
+  "$wrap" -q --matrix -o i16 -e mpit:::UNEXPECTED_MSGS ./report_matrix_app idle >i16.out 2>i16.err
 rci=$?
 if [ $rc = 0 ] && [ $rci = 0 ] && python3 "$here/report_matrix_check.py" m16 16 $kinds $absent \
     --prof "$PWD/prof16/prof" m16.err --idle "$PWD/idle16/prof" i16.err >m16.check; then

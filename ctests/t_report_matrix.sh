@@ -4,10 +4,10 @@
 # - The renderings alone (utils/tests/test_matrix.c): matrix.svg renders at 4
 #   ranks and in blocks at 300.
 # - report_matrix_app (a known pattern: common/peers.h point-to-point, one
-#   barrier, one 400-byte broadcast from rank 0) under the tool, at 4 ranks
-#   with the default events, at 16 with a list that names no monitoring
-#   event (-e mpit:::UNEXPECTED_MSGS: the tool turns the monitoring on
-#   itself), with Open MPI's own printout at MPI_Finalize
+#   barrier, one 400-byte broadcast from rank 0) under the tool with
+#   --matrix, at 4 ranks with the default events, at 16 with a list that
+#   names no monitoring event (-e mpit:::UNEXPECTED_MSGS: the tool turns the
+#   monitoring on itself), with Open MPI's own printout at MPI_Finalize
 #   (pml_monitoring_enable_output=3) and the self-check:
 #   * Open MPI 5: p2p and coll exact at 4 and 16 ranks in report.json and
 #     matrix.csv, and equal to Open MPI's printout, per pair, once the tool's
@@ -26,7 +26,11 @@
 # - At 4 ranks (default events): every default metric the MPI cannot give is
 #   grouped by reason after the table of report.txt, each with its reason in report.json
 #   ("not_provided") and report.html, and not again among the skipped.
-# - PAPI_MPIT_REPORT_MATRIX=0: no matrix, no files, no note.
+# - Without --matrix (the default) and with PAPI_MPIT_REPORT_MATRIX=0: no
+#   matrix, no files, and the note says --matrix turns it on (Open MPI); the
+#   monitoring stayed off (its printout at MPI_Finalize, asked for, is not
+#   written), and COLL_BYTES_SENT is not provided, its reason saying
+#   --matrix.
 # timeout: 600
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,7 +66,7 @@ for np in $nps; do
   [ "$FAMILY" = openmpi ] && prof=(--mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$PWD/prof$np/prof")
   # 4 ranks: the default events; 16: a list that names no monitoring event
   events=(); [ $np = 16 ] && events=(-e mpit:::UNEXPECTED_MSGS)
-  PAPI_MPIT_REPORT_SELFCHECK=1 run -np $np "${prof[@]}" "$wrap" -q -o out$np "${events[@]}" ./report_matrix_app >out$np.out 2>out$np.err
+  PAPI_MPIT_REPORT_SELFCHECK=1 run -np $np "${prof[@]}" "$wrap" -q --matrix -o out$np "${events[@]}" ./report_matrix_app >out$np.out 2>out$np.err
   rc=$?
   if [ $np = 4 ]; then
     python3 - out$np <<'PY' >out$np.top 2>&1 && ok "np=4: the default metrics $FLAVOR cannot give: a line per reason after the table in report.txt, once in report.html, each with its own reason in report.json" || fail "np=4: not-provided lines: $(cat out$np.top)"
@@ -125,7 +129,7 @@ sys.exit(r["matrix"] is not None or "MPICH has no per-peer variables" not in r.g
   # the same run without the program's traffic: the MPI's own
   rm -rf idle$np && mkdir idle$np
   PAPI_MPIT_REPORT_SELFCHECK=1 run -np $np --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename \
-    "$PWD/idle$np/prof" "$wrap" -q -o idleout$np "${events[@]}" ./report_matrix_app idle >idle$np.out 2>idle$np.err
+    "$PWD/idle$np/prof" "$wrap" -q --matrix -o idleout$np "${events[@]}" ./report_matrix_app idle >idle$np.out 2>idle$np.err
   rci=$?
   if [ $rc = 0 ] && [ $rci = 0 ] && python3 "$here/report_matrix_check.py" out$np $np $kinds $absent \
       --prof "$PWD/prof$np/prof" out$np.err --idle "$PWD/idle$np/prof" idle$np.err >out$np.check; then
@@ -147,7 +151,7 @@ done
 if [ "$FAMILY" = openmpi ]; then
   rm -rf profrma && mkdir profrma
   PAPI_MPIT_REPORT_SELFCHECK=1 run -np 4 --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename \
-    "$PWD/profrma/prof" "$wrap" -q -o outrma ./report_matrix_app rma >outrma.out 2>outrma.err
+    "$PWD/profrma/prof" "$wrap" -q --matrix -o outrma ./report_matrix_app rma >outrma.out 2>outrma.err
   rc=$?
   if [ $rc = 0 ] && python3 "$here/report_matrix_check.py" outrma 4 rma_put,rma_get $absent \
       --prof "$PWD/profrma/prof" outrma.err --idle "$PWD/idle4/prof" idle4.err >outrma.check; then
@@ -157,16 +161,46 @@ if [ "$FAMILY" = openmpi ]; then
   fi
 fi
 
-# ---- turned off
-PAPI_MPIT_REPORT_MATRIX=0 run -np 2 "$wrap" -q -o off -e mpit:::UNEXPECTED_MSGS ./report_matrix_app >off.out 2>off.err
-rc=$?
-if [ $rc = 0 ] && [ ! -e off/matrix.csv ] && [ ! -e off/matrix.svg ] && ! grep -q "communication matrix" off/report.txt \
-    && python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); sys.exit(r["matrix"] is not None or "matrix_note" in r)' \
-       off/report.json; then
-  ok "PAPI_MPIT_REPORT_MATRIX=0: no matrix, no matrix files, no note"
-else
-  fail "PAPI_MPIT_REPORT_MATRIX=0 (exit $rc): $(ls off)"
-fi
+# ---- off: by default, and with PAPI_MPIT_REPORT_MATRIX=0.  Open MPI's own
+# printout at MPI_Finalize, asked for, tells whether its monitoring ran.
+for how in default zero; do
+  rm -rf off-$how prof-$how && mkdir prof-$how
+  prof=()
+  [ "$FAMILY" = openmpi ] && prof=(--mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$PWD/prof-$how/prof")
+  env=(); [ $how = zero ] && env=(PAPI_MPIT_REPORT_MATRIX=0)
+  env "${env[@]}" timeout 180 $MPIRUN $MPIRUN_OPTS -np 2 "${prof[@]}" "$wrap" -q -o off-$how ./report_matrix_app >off-$how.out 2>off-$how.err
+  rc=$?
+  if [ "$FAMILY" = openmpi ]; then
+    want_note="off: --matrix (PAPI_MPIT_REPORT_MATRIX=1) turns on Open MPI's monitoring"
+  else
+    want_note="the MPI has no per-peer variables"
+  fi
+  if [ $rc = 0 ] && [ ! -e off-$how/matrix.csv ] && [ ! -e off-$how/matrix.svg ] \
+      && grep -qF "communication matrix: none ($want_note" off-$how/report.txt \
+      && python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); sys.exit(r["matrix"] is not None or not r.get("matrix_note", "").startswith(sys.argv[2]))' \
+         off-$how/report.json "$want_note"; then
+    ok "matrix off ($how): no matrix, no matrix files, the note says how to have it"
+  else
+    fail "matrix off ($how; exit $rc): $(ls off-$how); $(grep "communication matrix" off-$how/report.txt)"
+  fi
+  if [ "$FAMILY" = openmpi ]; then
+    # the monitoring never ran: no printout, and the metrics that need it are
+    # not provided, their reason saying how to have them
+    if [ -z "$(ls prof-$how)" ] && python3 - off-$how/report.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = {e["name"] for e in r["events"]}
+assert "mpit:::COLL_BYTES_SENT" not in names, "COLL_BYTES_SENT measured"
+why = {m["name"]: m["reason"] for m in r["not_provided"]}
+assert why["mpit:::COLL_BYTES_SENT"].endswith("papi-mpit-report leaves the monitoring off unless --matrix is given"), why
+PY
+    then
+      ok "matrix off ($how): Open MPI's monitoring stayed off (no printout), COLL_BYTES_SENT not provided, saying --matrix"
+    else
+      fail "matrix off ($how): monitoring printout $(ls prof-$how | tr '\n' ' ') or COLL_BYTES_SENT's reason wrong"
+    fi
+  fi
+done
 
 [ $fails -eq 0 ] && echo "PASS t_report_matrix ($FLAVOR)" || echo "$fails check(s) failed"
 [ $fails -eq 0 ]

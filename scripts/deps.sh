@@ -23,7 +23,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin libmpich-dev mpich
   libhwloc-dev libevent-dev libpmix-dev
   libfabric-dev libpsm-infinipath1-dev libpsm2-dev librdmacm-dev libibverbs-dev
-  netpipe-openmpi librsvg2-bin iproute2 groff-base clang-format
+  netpipe-openmpi librsvg2-bin iproute2 groff-base clang-format python3-mpi4py
   flex bison perl
   chromium
   munge slurmctld slurmd slurm-client

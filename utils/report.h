@@ -11,7 +11,9 @@
 
 #define REPORT_NAME_LEN   256
 #define REPORT_UNITS_LEN  64
-#define REPORT_REASON_LEN 256
+/* a reason, whole: the component's (papi_mpit_why) are at most 1023
+ * characters, and the tool may add a sentence of its own */
+#define REPORT_REASON_LEN 2048
 #define REPORT_HOST_LEN   64
 
 /* One measured event over all ranks. */
@@ -131,6 +133,10 @@ void report_job_senders(report_job_t *job, int ncols);
 /* The communication matrix (report_matrix.c).  Kind names: "p2p", "coll",
  * "rma_put", "rma_get"; -1 for an unknown name. */
 const char *report_matrix_kind_name(int kind);
+/* What a cell's row and column are for the kind, one phrase (for coll:
+ * Open MPI files a rooted collective at its root, whichever way the data
+ * flows). */
+const char *report_matrix_kind_axes(int kind);
 int report_matrix_kind(const char *name);
 /* Rank rank gave kind (entries may follow, or none: no traffic). */
 void report_matrix_present(report_job_t *job, int kind);

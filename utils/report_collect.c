@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "report_collect.h"
+#include "report_handles.h"
 #include "report_records.h"
 
 #define PFX          "papi-mpit-report: "
@@ -59,10 +60,12 @@
 #define CHUNK        4096 /* words per go: bounds the receives posted at once */
 #define HEAD_BYTES   16   /* sent first: the subtree's size, its reference's hash */
 
-static MPI_Comm comm = MPI_COMM_NULL;
+/* no initialisers from MPI: its handles are looked up after MPI_Init
+ * (report_handles.h); have_comm says whether comm is ours */
+static MPI_Comm comm;
+static int have_comm;
 static int rank, size, parent = -1, nchildren, children[MAX_CHILDREN];
-static MPI_Request up_req[MAX_CHILDREN], stopped_req[MAX_CHILDREN], down_req = MPI_REQUEST_NULL,
-                                                                    done_req = MPI_REQUEST_NULL;
+static MPI_Request up_req[MAX_CHILDREN], stopped_req[MAX_CHILDREN], down_req, done_req;
 static MPI_Status statuses[CHUNK > MAX_CHILDREN ? CHUNK : MAX_CHILDREN];
 static MPI_Request reqs[CHUNK];
 static int tag_ub = 32767, word_bytes = 1;
@@ -90,10 +93,9 @@ int collect_open(void)
     /* whole bytes per tag: 3 where the range has 24 bits, else 1 (the
      * standard guarantees 15) */
     word_bytes = tag_ub >= 0xffffff ? 3 : tag_ub >= 0xffff ? 2 : 1;
-    if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) {
-        comm = MPI_COMM_NULL;
-        return -1;
-    }
+    down_req = done_req = MPI_REQUEST_NULL;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) return -1;
+    have_comm = 1;
     make_tree();
     for (int c = 0; c < nchildren; c++) {
         PMPI_Irecv(NULL, 0, MPI_BYTE, children[c], TAG_UP, comm, &up_req[c]);
@@ -107,7 +109,7 @@ int collect_open(void)
 
 void collect_started(void)
 {
-    if (comm == MPI_COMM_NULL) return;
+    if (!have_comm) return;
     /* a rank returns to the program only once every rank counts: a fast
      * rank's first messages cannot reach a rank that does not count yet */
     PMPI_Waitall(nchildren, up_req, statuses);
@@ -120,15 +122,15 @@ void collect_started(void)
 
 void collect_release(void)
 {
-    if (comm == MPI_COMM_NULL) return;
+    if (!have_comm) return;
     if (parent >= 0) PMPI_Wait(&done_req, MPI_STATUS_IGNORE);
     for (int c = 0; c < nchildren; c++) PMPI_Send(NULL, 0, MPI_BYTE, children[c], TAG_DONE, comm);
 }
 
 void collect_close(void)
 {
-    if (comm != MPI_COMM_NULL) PMPI_Comm_free(&comm);
-    comm = MPI_COMM_NULL;
+    if (have_comm) PMPI_Comm_free(&comm);
+    have_comm = 0;
 }
 
 static size_t words_of(size_t len) { return (len + (size_t)word_bytes - 1) / (size_t)word_bytes; }
@@ -216,7 +218,7 @@ static unsigned long long recv_subtree(int child, records_buf_t *buf, int first_
 char *collect_gather(const char *mine, int len, size_t *total)
 {
     *total = 0;
-    if (comm == MPI_COMM_NULL) {
+    if (!have_comm) {
         if (rank == 0) fprintf(stderr, PFX "MPI_Comm_dup failed at start-up: no report\n");
         return NULL;
     }

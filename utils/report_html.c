@@ -352,8 +352,8 @@ static void write_matrix(FILE *out, const report_job_t *job)
     if (!report_matrix_any(job)) {
         fputs("<p id=\"matrix-none\">Not available", out);
         if (m->note[0]) fputs(": ", out), H(out, m->note);
-        fputs(". The matrix needs Open MPI's monitoring (the tool turns it on), and is off with "
-              "PAPI_MPIT_REPORT_MATRIX=0.</p>\n",
+        fputs(". The matrix needs Open MPI's monitoring, which the tool turns on only with --matrix "
+              "(PAPI_MPIT_REPORT_MATRIX=1).</p>\n",
               out);
         return;
     }
@@ -361,7 +361,9 @@ static void write_matrix(FILE *out, const report_job_t *job)
         "<p class=\"note\">Who sent how much to whom in the counting window (the tool's own messages are "
         "not in it), as Open MPI's monitoring counts it: user point-to-point apart from collectives (each "
         "call's logical messages, not what its algorithm moves) and one-sided bytes. Row: the sending rank; "
-        "column: the receiving rank (MPI_COMM_WORLD). Every pair is in matrix.csv and report.json.",
+        "column: the receiving rank (MPI_COMM_WORLD), but for collectives Open MPI files a rooted one "
+        "(bcast, scatter, gather, reduce) at its root, to each other rank: the row is the root, and the data "
+        "of a gather or reduce went from the column to the row. Every pair is in matrix.csv and report.json.",
         out);
     int b = report_matrix_block(job->nprocs);
     if (b > 1)

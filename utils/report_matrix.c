@@ -14,8 +14,30 @@
 static const char *const kind_names[REPORT_MATRIX_KINDS] = {"p2p", "coll", "rma_put", "rma_get"};
 /* what each kind is, for people */
 static const char *const kind_titles[REPORT_MATRIX_KINDS] = {
-    "user point-to-point", "collectives (as each call states them)", "one-sided puts and accumulates",
+    "user point-to-point", "collectives, as Open MPI files them", "one-sided puts and accumulates",
     "one-sided gets (sender: the rank read from)"};
+/* what a cell's row and column are.  Open MPI's coll monitoring files a
+ * rooted collective at its root only, to each other rank, whichever way the
+ * data flows (coll_monitoring_gather.c and _reduce.c do as _bcast.c and
+ * _scatter.c); a non-rooted one at every rank to every other rank.  The
+ * vector keeps no operation, so the direction cannot be mended: said. */
+static const char *const kind_axes[REPORT_MATRIX_KINDS] = {
+    "row: sending rank, column: receiving rank",
+    "row: the calling rank, a rooted collective's root; column: its peer (gather, reduce: data went column "
+    "to "
+    "row)",
+    "row: sending rank, column: receiving rank", "row: the rank read from, column: the reading rank"};
+
+/* the heatmap's axis titles, row then column */
+static const char *const kind_axis[REPORT_MATRIX_KINDS][2] = {{"sender rank", "receiver rank"},
+                                                              {"calling rank (root)", "peer rank"},
+                                                              {"sender rank", "receiver rank"},
+                                                              {"rank read from", "reading rank"}};
+
+const char *report_matrix_kind_axes(int kind)
+{
+    return kind >= 0 && kind < REPORT_MATRIX_KINDS ? kind_axes[kind] : "?";
+}
 
 const char *report_matrix_kind_name(int kind)
 {
@@ -128,7 +150,15 @@ void report_matrix_json(FILE *out, const report_job_t *job)
     fputs(",\n  \"matrix\": {\"kinds\": [", out);
     for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
         if (m->nranks[k]) fprintf(out, "%s\"%s\"", sep, kind_names[k]), sep = ", ";
-    fputs("],\n    \"absent\": {", out);
+    fputs("],\n    \"axes\": {", out);
+    sep = "";
+    for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
+        if (m->nranks[k]) {
+            fprintf(out, "%s\"%s\": ", sep, kind_names[k]);
+            report_json_str(out, kind_axes[k]);
+            sep = ", ";
+        }
+    fputs("},\n    \"absent\": {", out);
     sep = "";
     for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
         if (!m->nranks[k]) {
@@ -181,6 +211,7 @@ void report_matrix_table(FILE *out, const report_job_t *job)
             fprintf(out, "%lld bytes", t.top->bytes);
         }
         fputc('\n', out);
+        if (k == REPORT_MATRIX_COLL) fprintf(out, "           %s\n", kind_axes[k]);
     }
 }
 
@@ -189,7 +220,7 @@ void report_matrix_table(FILE *out, const report_job_t *job)
  * (the sum over it) */
 #define MX_PLOT  480
 #define MX_LEFT  70
-#define MX_TOP   62
+#define MX_TOP   72
 #define MX_GAP   70
 #define MX_FONT  10.0
 #define MX_ZERO  "#f2f2f2"
@@ -242,13 +273,14 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
 
     fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"14\">%s: %s</text>\n", y_top + 20, kind_names[k],
             kind_titles[k]);
-    fprintf(
-        out,
-        "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#444\">row: sending rank, column: receiving rank; ",
-        y_top + 38);
+    fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#444\">", y_top + 38);
     if (k <= REPORT_MATRIX_COLL) fprintf(out, "%.0Lf messages, ", t.msgs);
     fprintf(out, "%.0Lf bytes; colour: %s", t.bytes, maxb > 0 ? "bytes" : "messages");
     if (b > 1) fprintf(out, "; a cell is a block of %d x %d ranks (their sum)", b, b);
+    fputs("</text>\n", out);
+    /* what row and column are, the kind's own words */
+    fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#444\">", y_top + 52);
+    report_xml_str(out, kind_axes[k]);
     fputs("</text>\n", out);
     fputs("<g shape-rendering=\"crispEdges\">\n", out);
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", x0, y0, MX_PLOT,
@@ -283,12 +315,12 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
         fprintf(out, "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\">%d</text>\n", x0 - 5,
                 y0 + (r + 0.5) * cell + MX_FONT * 0.35, r * b);
     fputs("</g>\n", out);
-    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">receiver rank</text>\n",
-            x0 + MX_PLOT / 2, y0 + MX_PLOT + 32);
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
+            x0 + MX_PLOT / 2, y0 + MX_PLOT + 32, kind_axis[k][1]);
     fprintf(out,
             "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 %d %d)\">"
-            "sender rank</text>\n",
-            22, y0 + MX_PLOT / 2, 22, y0 + MX_PLOT / 2);
+            "%s</text>\n",
+            22, y0 + MX_PLOT / 2, 22, y0 + MX_PLOT / 2, kind_axis[k][0]);
     /* the legend: light (least) to dark (largest), with both ends named */
     int xl = x0 + MX_PLOT + 24;
     for (int i = 0; i < 10; i++) {

@@ -35,16 +35,6 @@
 #define _GNU_SOURCE
 #endif
 #include <mpi.h>
-#if defined(OPEN_MPI)
-/* Open MPI's predefined handles are addresses of objects in libmpi.  Weak,
- * so that the interposer links no libmpi: it loads into processes without
- * MPI that inherit LD_PRELOAD (mpirun), and into programs of any Open MPI
- * release, whatever its library's soname (libmpi.so.40, 6.0's). */
-#pragma weak ompi_mpi_comm_world
-#pragma weak ompi_mpi_comm_null
-#pragma weak ompi_mpi_byte
-#pragma weak ompi_request_null
-#endif
 #include <papi.h>
 
 #include <dlfcn.h>
@@ -63,6 +53,7 @@
 #include "papi_mpit.h"
 #include "report.h"
 #include "report_collect.h"
+#include "report_handles.h"
 #include "report_log.h"
 #include "report_peers.h"
 #include "report_records.h"
@@ -110,7 +101,7 @@ static void note(const char *fmt, ...)
 {
     /* one write per line: a launcher forwarding stderr (PRRTE) may file a
      * fragment without its newline with the next line of stdout */
-    char line[2048];
+    char line[REPORT_NAME_LEN + REPORT_REASON_LEN + 256]; /* an event, its reason and the words around */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
@@ -274,6 +265,21 @@ static void take_component_reasons(void)
             snprintf(e->reason, sizeof e->reason, "%s", why);
         else if (strcmp(why, e->reason) != 0)
             fprintf(stderr, "papi-mpit: %s: %s\n", e->name + (strncmp(e->name, "mpit:::", 7) ? 0 : 7), why);
+    }
+}
+
+/* An event refused for want of Open MPI's monitoring, which the tool left
+ * off: the reason says how to have it (the component's "added before
+ * MPI_Init" does not hold then). */
+static void say_monitoring_off(void)
+{
+    static const char hint[] = "; papi-mpit-report leaves the monitoring off unless --matrix is given";
+    if (!peers_held_off()) return;
+    for (int i = 0; i < nev; i++) {
+        ev_t *e = &evs[i];
+        size_t len = strlen(e->reason);
+        if (e->set < 0 && strstr(e->reason, "pml_monitoring_enable") && len + sizeof hint <= sizeof e->reason)
+            memcpy(e->reason + len, hint, sizeof hint);
     }
 }
 
@@ -457,6 +463,7 @@ static void announce_before_init(void)
     char *copy = strdup(list && *list ? list : "default"), *save = NULL;
     if (!copy) return;
     int was_quiet = papi_mpit_quiet(1); /* what it refuses is reported after MPI_Init, once */
+    peers_hold_off(1);
     for (char *tok = strtok_r(copy, ", \t\n", &save); tok; tok = strtok_r(NULL, ", \t\n", &save)) {
         int code;
         const char *metric, *cost;
@@ -473,6 +480,7 @@ static void announce_before_init(void)
     }
     papi_mpit_quiet(was_quiet);
     free(copy);
+    peers_hold_off(0);
     peers_announce();
 }
 
@@ -640,6 +648,7 @@ static void report_start(void)
     }
     papi_mpit_quiet(was_quiet);
     take_component_reasons();
+    say_monitoring_off();
     if (!helper_running && my_rank == 0) note("cannot start a thread: nothing is measured");
     if (my_rank == 0) {
         int nfolded = 0;
@@ -993,6 +1002,10 @@ static int mpi_is_initialized(void);
 
 static int init_begin(void)
 {
+    /* a program that loaded its MPI privately (Python's mpi4py): our PMPI_
+     * calls and the component need it global */
+    if (report_mpi_global() != 0 && state == ST_NONE)
+        note("cannot find the MPI library that defines PMPI_Init");
     if (state != ST_NONE) return 0;
     state = ST_INIT;
     announce_before_init();

@@ -16,6 +16,7 @@
 
 #include "papi_mpit.h"
 #include "report.h"
+#include "report_handles.h"
 #include "report_peers.h"
 
 #define PFX "papi-mpit-report: "
@@ -39,11 +40,35 @@ static char why[REPORT_MATRIX_KINDS][REPORT_REASON_LEN]; /* why a kind is absent
 static int have[REPORT_MATRIX_KINDS];
 static long long *val[REPORT_MATRIX_KINDS][2][MOMENTS]; /* [kind][msgs, bytes][moment][peer] */
 
+/* Open MPI's monitoring, which the matrix reads, is asked for (--matrix):
+ * off by default, since it slows every message (+10 to +15 % on an 8-byte round
+ * trip) and some releases crash with it (4.1 at MPI_Comm_disconnect after
+ * MPI_Comm_spawn, 6.0.0~rc2 in MPI_Init); doc/performance.md. */
 static int wanted(void)
 {
     const char *want = getenv("PAPI_MPIT_REPORT_MATRIX");
-    return !(want && strcmp(want, "0") == 0);
+    return want && *want && strcmp(want, "0") != 0;
 }
+
+/* The component turns the monitoring on for a monitoring-backed name looked
+ * up before MPI_Init, unless pml_monitoring_enable is set: the tool's own
+ * look-ups (the default metrics) run with it set to 0, then unset again, so
+ * that Open MPI starts as the user set it. */
+#define ENABLE_ENV "OMPI_MCA_pml_monitoring_enable"
+static int held_off;
+
+void peers_hold_off(int on)
+{
+    if (on && !wanted() && !getenv(ENABLE_ENV)) {
+        setenv(ENABLE_ENV, "0", 1);
+        held_off = 1;
+    } else if (!on && held_off == 1) {
+        unsetenv(ENABLE_ENV);
+        held_off = 2; /* the answer of peers_held_off from now on */
+    }
+}
+
+int peers_held_off(void) { return held_off != 0; }
 
 void peers_announce(void)
 {
@@ -94,7 +119,15 @@ void peers_begin(int rank, int nprocs)
 {
     my_rank = rank;
     n = nprocs;
-    if (!wanted()) return;
+    if (!wanted()) {
+        snprintf(
+            note, sizeof note, "%s",
+            is_family("Open MPI", -1)
+                ? "off: --matrix (PAPI_MPIT_REPORT_MATRIX=1) turns on Open MPI's monitoring, which counts "
+                  "traffic by peer, at a cost (see papi-mpit-report(1), OPEN MPI'S MONITORING)"
+                : "the MPI has no per-peer variables");
+        return;
+    }
     int was_quiet = papi_mpit_quiet(1); /* rank 0's report says why, once */
     int rc = papi_mpit_peers_start();
     papi_mpit_quiet(was_quiet);

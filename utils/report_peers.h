@@ -8,8 +8,14 @@
 
 #include <stddef.h>
 
-/* Before MPI_Init: asks the component to have the MPI count by peer. */
+/* Before MPI_Init: asks the component to have the MPI count by peer
+ * (only with --matrix). */
 void peers_announce(void);
+/* Around the tool's look-ups before MPI_Init (on 1, then 0): without
+ * --matrix, Open MPI's monitoring stays as the user set it.  peers_held_off:
+ * 1 when the tool kept it off so. */
+void peers_hold_off(int on);
+int peers_held_off(void);
 /* After MPI_Init, before the tool's own start-up communication. */
 void peers_begin(int rank, int nprocs);
 /* The counting window opens and closes (the matrix is what happens between). */

@@ -43,6 +43,9 @@ int main(int argc, char **argv)
     free(text);
     text = render(report_write_json, &job);
     EXPECT(strstr(text, ",\n  \"matrix\": {\"kinds\": [\"p2p\", \"rma_put\", \"rma_get\"],\n"
+                        "    \"axes\": {\"p2p\": \"row: sending rank, column: receiving rank\", "
+                        "\"rma_put\": \"row: sending rank, column: receiving rank\", "
+                        "\"rma_get\": \"row: the rank read from, column: the reading rank\"},\n"
                         "    \"absent\": {\"coll\": \"hidden \\\"here\\\"\"},\n"
                         "    \"entries\": {\n      \"p2p\": [[0, 1, 2, 16], [0, 3, 1, 0], [2, 0, 3, 300]],\n"
                         "      \"rma_put\": [],\n      \"rma_get\": [[3, 1, null, 24]]}}\n}\n") != NULL,
@@ -96,6 +99,39 @@ int main(int argc, char **argv)
     for (const char *p = strstr(text, "class=\"cell\""); p; p = strstr(p + 1, "class=\"cell\"")) cells++;
     EXPECT(cells == 200, "svg: 100 diagonal + 100 next blocks, got %d", cells);
     if (dir) EXPECT(report_write_file(dir, "matrix300.svg", &job, report_write_matrix_svg) == 0, "svg file");
+    free(text);
+    report_job_free(&job);
+
+    /* ---- collectives: a 4-rank gather to root 2, as Open MPI files it (at the
+     * root, to each other rank); every rendering says the row is the root
+     * and that a gather's data went the other way */
+    report_job_init(&job, 4);
+    for (int r = 0; r < 4; r++) report_matrix_present(&job, REPORT_MATRIX_COLL);
+    for (int r = 0; r < 4; r++)
+        if (r != 2) report_matrix_add(&job, REPORT_MATRIX_COLL, 2, r, 1, 800);
+    report_matrix_finish(&job);
+    const char *axes =
+        "row: the calling rank, a rooted collective's root; column: its peer (gather, reduce: data "
+        "went column to row)";
+    EXPECT(strcmp(report_matrix_kind_axes(REPORT_MATRIX_COLL), axes) == 0, "coll axes: %s",
+           report_matrix_kind_axes(REPORT_MATRIX_COLL));
+    text = render(report_write_table, &job);
+    EXPECT(strstr(text,
+                  "\n  coll     3 messages, 2400 bytes, 3 pairs; busiest 2 -> 0: 1 messages, 800 bytes\n"
+                  "           row: the calling rank, a rooted collective's root;") != NULL,
+           "table: coll labelled\n%s", text);
+    free(text);
+    text = render(report_write_json, &job);
+    EXPECT(strstr(text,
+                  "\"axes\": {\"coll\": \"row: the calling rank, a rooted collective's root; column: its "
+                  "peer (gather, reduce: data went column to row)\"}") != NULL,
+           "json: coll axes\n%s", text);
+    free(text);
+    text = render(report_write_matrix_svg, &job);
+    EXPECT(strstr(text, ">calling rank (root)</text>") && strstr(text, ">peer rank</text>") &&
+               strstr(text, "column: its peer (gather, reduce: data went column to row)</text>") &&
+               !strstr(text, ">sender rank</text>"),
+           "svg: coll axes\n%s", text);
     free(text);
     report_job_free(&job);
 

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# papi-mpit-report measures a program that loads MPI later: Python with
+# Debian's python3-mpi4py (built against Debian's Open MPI 4.1.4,
+# libmpi.so.40), which loads libmpi with dlopen, privately (RTLD_LOCAL).
+# The interposer links no libmpi; it once referred to Open MPI's handles at
+# load time, and the program died at start ("undefined symbol:
+# ompi_mpi_comm_world"), or the component, finding no MPI, refused every
+# event.  report_mpi4py.py, 4 ranks (known traffic: all pairs, a 400-byte
+# broadcast from 0, an 800-byte gather to root 2):
+# - default events: status 0 and rank 0's line, as without the tool, and
+#   the report has every rank's perf::TASK-CLOCK;
+# - SPC flavors (OMPI_MCA_mpi_spc_attach=all, SPC dump at MPI_Finalize):
+#   BYTES_SENT, BYTES_RECEIVED and UNEXPECTED_MSGS of every rank equal Open
+#   MPI's own dump (report_spc_compare.py);
+# - --matrix: coll exact, as Open MPI files it: 0 -> r 400 bytes (the
+#   broadcast), 2 -> r 800 bytes (the gather, filed at its root, whichever
+#   way the data went), one message each, and report.json's "axes" says so;
+#   p2p where the MPI gives it (5.0): 5 messages, 76100 bytes each ordered
+#   pair; on 4.1 absent with its reason (open-mpi/ompi#9260).
+# Skips only when python3-mpi4py is not installed (scripts/deps.sh installs
+# it), or on an Open MPI whose library is not libmpi.so.40.
+# flavors: openmpi openmpi-spc
+# timeout: 600
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common/test_lib.sh"
+report_tool || exit 1
+# Debian's python3, the one python3-mpi4py is for (PATH may name another)
+py=/usr/bin/python3
+"$py" -c 'import mpi4py' 2>/dev/null \
+  || { echo "SKIP python3-mpi4py is not installed for $py (scripts/deps.sh installs it)"; exit 77; }
+libmpi40_fits || { echo "SKIP $FLAVOR's Open MPI has no libmpi.so.40, which Debian's mpi4py is linked against"; exit 77; }
+test_workdir report-mpi4py || exit 1
+cp "$here/report_mpi4py.py" . || exit 1
+# the flavor's libmpi.so.40 before Debian's, for mpi4py's module
+pass=()
+case $MPICC in
+  */*) lib=$(cd "$(dirname "$MPICC")/../lib" && pwd)
+       pass=(-x LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}") ;;
+esac
+run() { timeout 180 $MPIRUN $MPIRUN_OPTS "${pass[@]}" "$@"; }
+np=4
+
+# ---- without the tool: the program's own status and line
+run -np $np "$py" report_mpi4py.py >base.out 2>base.err
+base=$?
+[ $base = 0 ] && grep -qx "report_mpi4py: $np ranks" base.out \
+  || { echo "FAIL: report_mpi4py.py without the tool: status $base"; cat base.out base.err; exit 1; }
+
+# ---- the default events
+run -np $np "$wrap" -q -o plain "$py" report_mpi4py.py >plain.out 2>plain.err
+rc=$?
+if [ $rc = 0 ] && cmp -s plain.out base.out && python3 - plain/report.json $np <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ev = {e["name"]: e for e in r["events"]}
+n = int(sys.argv[2])
+assert r["ranks"] == n, r["ranks"]
+t = ev["perf::TASK-CLOCK"]["values"]
+assert len(t) == n and all(v > 0 for v in t), t
+PY
+then
+  ok "default events: status 0 and the program's line as without the tool, perf::TASK-CLOCK on all $np ranks"
+else
+  fail "default events: status $rc (without the tool $base)"; tail -20 plain.err
+fi
+
+# ---- against Open MPI's own SPC dump
+if [ "$KIND" = openmpi-spc ]; then
+  misfiled=""; case $FLAVOR in openmpi-[56]*) misfiled=--misfiled-ok ;; esac
+  for i in 1 2; do
+    OMPI_MCA_mpi_spc_attach=all PAPI_MPIT_REPORT_SELFCHECK=1 run --mca mpi_spc_dump_enabled true -x OMPI_MCA_mpi_spc_attach \
+      -np $np "$wrap" -q -o spc$i -e mpit:::BYTES_SENT,mpit:::BYTES_RECEIVED,mpit:::UNEXPECTED_MSGS \
+      "$py" report_mpi4py.py >spc$i.out 2>spc$i.err
+    rc=$?
+    if [ $rc = 0 ] && python3 "$here/report_spc_compare.py" spc$i/report.json spc$i.err $np $misfiled >spc$i.check; then
+      ok "SPC run $i: report = Open MPI's SPC dump on every rank ($(grep -c '^rank' spc$i.check) ranks)"
+    else
+      fail "SPC run $i (exit $rc): $(grep FAIL spc$i.check)"; grep -v OMPI_SPC spc$i.err | tail -20
+    fi
+  done
+fi
+
+# ---- the communication matrix
+run -np $np "$wrap" -q --matrix -o matrix "$py" report_mpi4py.py >matrix.out 2>matrix.err
+rc=$?
+p2p=no; case $FLAVOR in openmpi-[56]*) p2p=yes ;; esac
+if [ $rc = 0 ] && cmp -s matrix.out base.out && python3 - matrix/report.json $np $p2p <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+n, p2p = int(sys.argv[2]), sys.argv[3] == "yes"
+m = r["matrix"]
+coll = sorted(tuple(c) for c in m["entries"]["coll"])
+want = sorted([(0, q, 1, 400) for q in range(n) if q != 0] + [(2, q, 1, 800) for q in range(n) if q != 2])
+assert coll == want, "coll %s, want %s" % (coll, want)
+assert m["axes"]["coll"].startswith("row: the calling rank, a rooted collective's root"), m["axes"]
+if p2p:
+    got = sorted(tuple(c) for c in m["entries"]["p2p"])
+    assert got == sorted((a, b, 5, 76100) for a in range(n) for b in range(n) if a != b), got
+else:
+    assert "open-mpi/ompi#9260" in m["absent"]["p2p"], m["absent"]
+print("coll", coll)
+PY
+then
+  ok "--matrix: coll exact (broadcast 0 -> r, gather filed 2 -> r), labelled so; p2p $([ $p2p = yes ] && echo exact || echo 'absent with its reason')"
+else
+  fail "--matrix: status $rc"; tail -20 matrix.err
+fi
+
+[ $fails -eq 0 ] && echo "PASS t_report_mpi4py ($FLAVOR)" || echo "$fails check(s) failed"
+[ $fails -eq 0 ]
