@@ -84,12 +84,13 @@ def cause(m):
     if why.startswith(short + " ") and ": " in why:
         why = why.split(": ", 1)[1]
     return why
-# a line per cause; a reason cut at the length limit (255 bytes) goes with
-# the longer one it starts (the tool's rule, report_output.c)
+# a line per cause; a reason cut at the length limit (REPORT_REASON_LEN,
+# 2048 bytes with the NUL) goes with the longer one it starts (the tool's
+# rule, report_output.c)
 causes = {}
 for m in np_:
     assert m["reason"], m
-    c, cut = cause(m), len(m["reason"].encode()) >= 255
+    c, cut = cause(m), len(m["reason"].encode()) >= 2047
     key = next((k for k in causes if k == c or (cut and k.startswith(c)) or (causes[k][1] and c.startswith(k))), None)
     if key is None:
         causes[c] = ([], cut)

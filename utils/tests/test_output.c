@@ -86,11 +86,11 @@ int main(int argc, char **argv)
     report_job_skip(&job, "mpit:::ODD", "no reason of the usual form", 2)->is_default = 1;
     /* one long sentence, cut at the reason's length at two places by two names */
     for (int k = 0; k < 2; k++) {
-        char name[64], why[600], *w = why;
+        char name[64], why[REPORT_REASON_LEN + 1024], *w = why;
         const char *me = k ? "LONG_BBBBBBBB" : "LONG_A";
         snprintf(name, sizeof name, "mpit:::%s", me);
         w += sprintf(w, "%s is not available: it needs a long way", me);
-        for (int i = 0; i < 80; i++) w += sprintf(w, " on");
+        for (int i = 0; i < REPORT_REASON_LEN / 3 + 80; i++) w += sprintf(w, " on");
         for (int r = 0; r < 4; r++) report_job_skip(&job, name, why, r)->is_default = 1;
     }
     text = render(report_write_table, &job);
