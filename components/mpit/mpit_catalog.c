@@ -671,6 +671,20 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
     return appended_variant(&tmp, base, parsed, canonical);
 }
 
+/* The known defect of the running release that rules out a metric's
+ * variables (the first one found), else "": it says more than what the
+ * metric needs, which the release may well have. */
+static const char *metric_defect(const mpit_metric_t *m, char *buf, size_t len)
+{
+    const mpit_backend_t *b = mpit_backend();
+    buf[0] = '\0';
+    for (int s = 0; b && b->pvar_unavailable && s < MPIT_METRIC_SOURCES; s++)
+        if (m->sources[s].kind == MPIT_SOURCE_PVAR && m->sources[s].name &&
+            b->pvar_unavailable(m->sources[s].name, buf, len))
+            break;
+    return buf;
+}
+
 /* METRIC:peer=N: its first per-peer source, element N. */
 static int lookup_metric_peer(const mpit_metric_t *m, const mpit_name_t *parsed, const char *canonical,
                               char *why, int why_len)
@@ -685,8 +699,10 @@ static int lookup_metric_peer(const mpit_metric_t *m, const mpit_name_t *parsed,
     if (!e) return PAPI_ENOMEM;
     if (pick_metric_source(m, metric_collecting[i], 1, e) != 0) {
         free(e);
-        snprintf(why, why_len, "%s:peer= is not available on the running %s: it %s", m->name,
-                 mpit_backend()->family, m->needs);
+        char defect[MPIT_WHY_LEN];
+        snprintf(why, why_len, "%s:peer= is not available on the running %s: %s%s%s", m->name,
+                 mpit_backend()->family, metric_defect(m, defect, sizeof defect), *defect ? "; it " : "it ",
+                 m->needs);
         return PAPI_ENOEVNT;
     }
     size_t used = strlen(e->description);
@@ -711,8 +727,9 @@ static int lookup_metric(const mpit_metric_t *m, const mpit_name_t *parsed, cons
     if (parsed->peer >= 0) return lookup_metric_peer(m, parsed, canonical, why, why_len);
     int found = find_exact(m->name, 0);
     if (found >= 0 && entries[found]->kind == MPIT_KIND_METRIC) return found;
-    snprintf(why, why_len, "%s is not available on the running %s: it %s", m->name, mpit_backend()->family,
-             m->needs);
+    char defect[MPIT_WHY_LEN];
+    snprintf(why, why_len, "%s is not available on the running %s: %s%s%s", m->name, mpit_backend()->family,
+             metric_defect(m, defect, sizeof defect), *defect ? "; it " : "it ", m->needs);
     return PAPI_ENOEVNT;
 }
 
