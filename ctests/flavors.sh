@@ -30,7 +30,10 @@ flavor_vars() {
   case $1 in
     # root in CI containers; more ranks than the 2 cores
     # (Open MPI 5 renamed the shared-memory BTL "sm"; 4.1's is "vader")
-    openmpi-[56]*|debian13-openmpi|sid-openmpi|sid-abi-openmpi) MPIRUN_OPTS="--allow-run-as-root --oversubscribe --mca btl self,sm --mca pml ob1" ;;
+    openmpi-[56]*|debian13-openmpi) MPIRUN_OPTS="--allow-run-as-root --oversubscribe --mca btl self,sm --mca pml ob1" ;;
+    # and Debian sid's UCX one-sided component, which fails its query here
+    # (no UCX device) and says so on every window
+    sid-openmpi|sid-abi-openmpi) MPIRUN_OPTS="--allow-run-as-root --oversubscribe --mca btl self,sm --mca pml ob1 --mca osc ^ucx" ;;
     openmpi*) MPIRUN_OPTS="--allow-run-as-root --oversubscribe --mca btl self,vader --mca pml ob1" ;;
   esac
   command -v "$MPICC" >/dev/null 2>&1 && command -v "$MPIRUN" >/dev/null 2>&1
@@ -73,6 +76,11 @@ flavor_libmpi() {
 # so): "FLAVORS|TESTS|reason", each a space-separated list of shell patterns.
 FLAVOR_SKIPS=(
   "sid-openmpi sid-abi-openmpi|t_monitoring_mca|the user's own pml_monitoring_enable makes Open MPI 6.0.0~rc2 segfault in MPI_Init (mca_common_monitoring_add_procs), before the component is loaded to prevent it; t_never_kill checks what the component does there"
+  "sid-openmpi sid-abi-openmpi|t_monitoring t_report_matrix|Open MPI 6.0.0~rc2's monitoring segfaults in MPI_Init, so the component never switches it on there (a known defect): t_never_kill checks the refusals and the report"
+  "debian13-openmpi|t_report_scale|Debian 13's mpirun (PRRTE of Open MPI 5.0.7) segfaults on an MPMD command line (mpirun -np 1 hostname : -np 1 hostname, exit 139), which the test's mixed-events run needs"
+  "debian13-* sid-*|t_report_netpipe|NPmpi is the machine's netpipe-openmpi (Debian 12), not in the chroot"
+  "debian13-* sid-*|t_tau t_scorep t_caliper t_hpcrun|the site's tool installations (README, \"Testing with your own tools\") are built on this machine, not in the chroot"
+  "debian13-* sid-*|t_metric_table|README's metric table has no columns for the distributions' MPIs yet (issue 29, item 6)"
 )
 
 # flavor_skip FLAVOR TEST: prints why TEST cannot hold on FLAVOR, or returns 1

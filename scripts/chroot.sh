@@ -50,7 +50,7 @@ in_ns() {
   mapfile -t dirs < <(binds)
   # the namespace's mounts are private (unshare's default propagation):
   # they end with the command
-  unshare -m --propagation private -- bash -c '
+  ${IN_NS_EXEC:-} unshare -m --propagation private -- bash -c '
     set -e
     root=$1; shift; n=$1; shift
     mount --rbind /dev "$root/dev"
@@ -123,7 +123,7 @@ case ${1:-} in
     [ $# -ge 3 ] || { echo "usage: $0 run SUITE CMD..." >&2; exit 2; }
     root=$CACHE/chroots/$2; shift 2
     [ -f "$root/.built" ] || { echo "chroot: $root is not made (scripts/chroot.sh make)" >&2; exit 1; }
-    in_ns "$root" "$@"
+    IN_NS_EXEC=exec in_ns "$root" "$@"
     ;;
   *) echo "usage: $0 make|run|root SUITE ..." >&2; exit 2 ;;
 esac

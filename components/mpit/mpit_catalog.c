@@ -672,8 +672,8 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
 }
 
 /* The known defect of the running release that rules out a metric's
- * variables (the first one found), else "": it says more than what the
- * metric needs, which the release may well have. */
+ * variables (the first one found), else "": the reason to give instead of
+ * what the metric needs, which the release has but must not use. */
 static const char *metric_defect(const mpit_metric_t *m, char *buf, size_t len)
 {
     const mpit_backend_t *b = mpit_backend();
@@ -700,9 +700,9 @@ static int lookup_metric_peer(const mpit_metric_t *m, const mpit_name_t *parsed,
     if (pick_metric_source(m, metric_collecting[i], 1, e) != 0) {
         free(e);
         char defect[MPIT_WHY_LEN];
-        snprintf(why, why_len, "%s:peer= is not available on the running %s: %s%s%s", m->name,
-                 mpit_backend()->family, metric_defect(m, defect, sizeof defect), *defect ? "; it " : "it ",
-                 m->needs);
+        metric_defect(m, defect, sizeof defect);
+        snprintf(why, why_len, "%s:peer= is not available on the running %s: %s%s", m->name,
+                 mpit_backend()->family, *defect ? defect : "it ", *defect ? "" : m->needs);
         return PAPI_ENOEVNT;
     }
     size_t used = strlen(e->description);
@@ -728,8 +728,9 @@ static int lookup_metric(const mpit_metric_t *m, const mpit_name_t *parsed, cons
     int found = find_exact(m->name, 0);
     if (found >= 0 && entries[found]->kind == MPIT_KIND_METRIC) return found;
     char defect[MPIT_WHY_LEN];
-    snprintf(why, why_len, "%s is not available on the running %s: %s%s%s", m->name, mpit_backend()->family,
-             metric_defect(m, defect, sizeof defect), *defect ? "; it " : "it ", m->needs);
+    metric_defect(m, defect, sizeof defect);
+    snprintf(why, why_len, "%s is not available on the running %s: %s%s", m->name, mpit_backend()->family,
+             *defect ? defect : "it ", *defect ? "" : m->needs);
     return PAPI_ENOEVNT;
 }
 
