@@ -161,6 +161,7 @@ fi
 # ---- Fortran: mpif.h MPI_INIT, MPI_INIT_THREAD, and the mpi_f08 module
 case $MPICC in
   *_abi) fc=no-fortran-for-the-standard-abi ;; # C only: the build has no Fortran
+  */distro/*-mpicc) fc=no-fortran-in-the-distribution-chroot ;; # scripts/chroot.sh installs no gfortran
   mpicc.*) fc=mpifort.${MPICC#mpicc.} ;;
   */mpicc) fc=${MPICC%/mpicc}/mpifort ;;
   *) fc=mpifort ;;
