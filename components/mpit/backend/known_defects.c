@@ -39,7 +39,20 @@ struct release {
         "MPICH Version:", "5.0."                                                                             \
     }
 
+/* rows that hold only through the release's standard-ABI library */
+#if defined(MPI_ABI_VERSION)
+#define THROUGH_ABI 1
+#else
+#define THROUGH_ABI 0
+#endif
+enum { ANY_ABI, STANDARD_ABI };
+
 #define NOT_MAINTAINED "is not maintained by this MPI"
+#define NO_HANDLE      "cannot be read through this MPI's standard ABI"
+#define ABI_COMM_HANDLE                                                                                      \
+    "Open MPI 6.0.0rc2's libmpi_abi answers MPI_T_ERR_INVALID_HANDLE to MPI_T_pvar_handle_alloc for a "      \
+    "variable bound to a communicator, whatever the object given (a slot holding the ABI's "                 \
+    "MPI_COMM_WORLD, or Open MPI's own; the native library takes the same call)"
 #define KILLS          "is never collected on this MPI"
 #define MONITORING_CRASH                                                                                     \
     "Open MPI 6.0.0rc2's own monitoring segfaults in MPI_Init (mca_common_monitoring_add_procs) for any "    \
@@ -48,24 +61,30 @@ struct release {
 static const struct known_defect {
     struct release release;
     const char *pattern; /* variables affected (fnmatch) */
-    const char *what;    /* NOT_MAINTAINED, KILLS */
+    const char *what;    /* NOT_MAINTAINED, KILLS, NO_HANDLE */
     const char *why;
+    int abi; /* ANY_ABI, or STANDARD_ABI: only through libmpi_abi */
 } known_defects[] = {
-    {OPEN_MPI_6_0_0_RC2, "pml_monitoring_*", KILLS, MONITORING_CRASH},
-    {OPEN_MPI_6_0_0_RC2, "osc_monitoring_*", KILLS, MONITORING_CRASH},
-    {OPEN_MPI_6_0_0_RC2, "coll_monitoring_*", KILLS, MONITORING_CRASH},
+    {OPEN_MPI_6_0_0_RC2, "pml_ob1_*_length", NO_HANDLE, ABI_COMM_HANDLE, STANDARD_ABI},
+    {OPEN_MPI_6_0_0_RC2, "pml_monitoring_*", KILLS, MONITORING_CRASH, ANY_ABI},
+    {OPEN_MPI_6_0_0_RC2, "osc_monitoring_*", KILLS, MONITORING_CRASH, ANY_ABI},
+    {OPEN_MPI_6_0_0_RC2, "coll_monitoring_*", KILLS, MONITORING_CRASH, ANY_ABI},
     {OPEN_MPI_5_0, "runtime_spc_OMPI_SPC_MAX_*_IN_QUEUE", NOT_MAINTAINED,
      "Open MPI 5.0 never raises this watermark: ompi_spc_update_watermark "
-     "(ompi/runtime/ompi_spc.h) compares the watermark with itself, so it reads 0 whatever the queue held"},
+     "(ompi/runtime/ompi_spc.h) compares the watermark with itself, so it reads 0 whatever the queue held",
+     ANY_ABI},
     {OPEN_MPI_5_0, "runtime_spc_OMPI_SPC_OOS_IN_QUEUE", NOT_MAINTAINED,
      "Open MPI 5.0's ob1 adds to this level when an out-of-sequence message is queued and never "
-     "subtracts when it leaves (ompi/mca/pml/ob1/pml_ob1_recvfrag.c), so it only grows"},
+     "subtracts when it leaves (ompi/mca/pml/ob1/pml_ob1_recvfrag.c), so it only grows",
+     ANY_ABI},
     {OPEN_MPI_6_0, "runtime_spc_OMPI_SPC_MAX_*_IN_QUEUE", NOT_MAINTAINED,
      "Open MPI 6.0 never raises this watermark: ompi_spc_update_watermark "
-     "(ompi/runtime/ompi_spc.h) compares the watermark with itself, so it reads 0 whatever the queue held"},
+     "(ompi/runtime/ompi_spc.h) compares the watermark with itself, so it reads 0 whatever the queue held",
+     ANY_ABI},
     {OPEN_MPI_6_0, "runtime_spc_OMPI_SPC_OOS_IN_QUEUE", NOT_MAINTAINED,
      "Open MPI 6.0's ob1 adds to this level when an out-of-sequence message is queued and never "
-     "subtracts when it leaves (ompi/mca/pml/ob1/pml_ob1_recvfrag.c), so it only grows"},
+     "subtracts when it leaves (ompi/mca/pml/ob1/pml_ob1_recvfrag.c), so it only grows",
+     ANY_ABI},
 };
 
 static const struct event_data_defect {
@@ -91,7 +110,9 @@ int backend_known_defect(const char *name, char *why, size_t why_len)
 {
     for (size_t i = 0; i < sizeof known_defects / sizeof known_defects[0]; i++) {
         const struct known_defect *d = &known_defects[i];
-        if (fnmatch(d->pattern, name, 0) != 0 || !running(&d->release)) continue;
+        if ((d->abi == STANDARD_ABI && !THROUGH_ABI) || fnmatch(d->pattern, name, 0) != 0 ||
+            !running(&d->release))
+            continue;
         snprintf(why, why_len, "%s %s: %s", name, d->what, d->why);
         return 1;
     }
