@@ -672,16 +672,21 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
 }
 
 /* The known defect of the running release that rules out a metric's
- * variables (the first one found), else "": the reason to give instead of
- * what the metric needs, which the release has but must not use. */
+ * variables, else "": the reason to give instead of what the metric needs,
+ * which the release has but must not use.  A variable the MPI publishes
+ * first; then any (a variable that would appear only once the component
+ * switched something on, which the defect forbids). */
 static const char *metric_defect(const mpit_metric_t *m, char *buf, size_t len)
 {
     const mpit_backend_t *b = mpit_backend();
+    for (int published = 1; published >= 0; published--)
+        for (int s = 0; b && b->pvar_unavailable && s < MPIT_METRIC_SOURCES; s++) {
+            const char *name = m->sources[s].name;
+            if (m->sources[s].kind != MPIT_SOURCE_PVAR || !name) continue;
+            if (published && find_variable(name, -1) < 0) continue;
+            if (b->pvar_unavailable(name, buf, len)) return buf;
+        }
     buf[0] = '\0';
-    for (int s = 0; b && b->pvar_unavailable && s < MPIT_METRIC_SOURCES; s++)
-        if (m->sources[s].kind == MPIT_SOURCE_PVAR && m->sources[s].name &&
-            b->pvar_unavailable(m->sources[s].name, buf, len))
-            break;
     return buf;
 }
 

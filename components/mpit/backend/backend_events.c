@@ -258,7 +258,7 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
         free(s);
         return backend_status(err);
     }
-/* The callback is async-signal safe; register it at every level so the
+    /* The callback is async-signal safe; register it at every level so the
      * MPI finds it whatever safety it raises the event with (MPICH raises
      * at MPI_RESTRICTED and looks upward; Open MPI main never selects
      * ASYNC_SIGNAL_SAFE). */

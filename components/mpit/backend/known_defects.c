@@ -53,7 +53,7 @@ enum { ANY_ABI, STANDARD_ABI };
     "Open MPI 6.0.0rc2's libmpi_abi answers MPI_T_ERR_INVALID_HANDLE to MPI_T_pvar_handle_alloc for a "      \
     "variable bound to a communicator, whatever the object given (a slot holding the ABI's "                 \
     "MPI_COMM_WORLD, or Open MPI's own; the native library takes the same call)"
-#define KILLS          "is never collected on this MPI"
+#define KILLS "is never collected on this MPI"
 #define MONITORING_CRASH                                                                                     \
     "Open MPI 6.0.0rc2's own monitoring segfaults in MPI_Init (mca_common_monitoring_add_procs) for any "    \
     "program once pml_monitoring_enable is set, so the component never switches it on there"
