@@ -11,8 +11,9 @@
 #    configured default MPI it lists too;
 #  - papi_component_avail shows the mpit component, active.
 #
-# Run by ctests/run.sh (environment: FLAVOR FAMILY MPICC BIN PAPI_UTILS
-# PAPI_MPIT_BACKEND_DIR), in $BIN.
+# Run by ctests/run.sh (environment: FLAVOR FAMILY MPICC FLAVOR_EXEC BIN
+# PAPI_UTILS PAPI_MPIT_BACKEND_DIR), in $BIN; the utilities run where the
+# flavor's programs run ($FLAVOR_EXEC: a distribution flavor's chroot).
 set -u
 . "$(dirname "$0")/common/test_lib.sh"
 test_workdir native_avail || exit 1
@@ -78,19 +79,19 @@ case $FAMILY in
 esac
 
 # ---- papi_native_avail with this flavor's library, then with the default
-env PAPI_MPIT_LIBMPI="$libmpi" timeout 120 "$(util papi_native_avail)" >flavor.out 2>flavor.err
+$FLAVOR_EXEC env PAPI_MPIT_LIBMPI="$libmpi" timeout 120 "$(util papi_native_avail)" >flavor.out 2>flavor.err
 rc=$?
 if [ $rc -ne 0 ]; then fail "papi_native_avail (PAPI_MPIT_LIBMPI=$libmpi) exited with $rc"; tail -5 flavor.err
 else check_listing flavor.out $min $want && ok "papi_native_avail with $libmpi" || fail "listing with $libmpi"; fi
 
-timeout 120 "$(util papi_native_avail)" >default.out 2>default.err
+$FLAVOR_EXEC timeout 120 "$(util papi_native_avail)" >default.out 2>default.err
 rc=$?
 if [ $rc -ne 0 ]; then fail "papi_native_avail (default MPI) exited with $rc"; tail -5 default.err
 else check_listing default.out 0 && ok "papi_native_avail with the configured default MPI" || fail "default listing"; fi
 
 if [ -n "$want" ]; then
   ev=${want%% *}
-  env PAPI_MPIT_LIBMPI="$libmpi" timeout 120 "$(util papi_native_avail)" -e "$ev" >one.out 2>one.err
+  $FLAVOR_EXEC env PAPI_MPIT_LIBMPI="$libmpi" timeout 120 "$(util papi_native_avail)" -e "$ev" >one.out 2>one.err
   rc=$?
   if [ $rc -ne 0 ]; then fail "papi_native_avail -e $ev exited with $rc"
   elif ! grep -q "^Event name: *$ev\$" one.out || ! grep -q "^Description: *[A-Za-z]" one.out; then
@@ -106,7 +107,7 @@ if [ -n "$want" ]; then
 fi
 
 # ---- papi_component_avail
-env PAPI_MPIT_LIBMPI="$libmpi" timeout 120 "$(util papi_component_avail)" >comp.out 2>comp.err
+$FLAVOR_EXEC env PAPI_MPIT_LIBMPI="$libmpi" timeout 120 "$(util papi_component_avail)" >comp.out 2>comp.err
 rc=$?
 if [ $rc -ne 0 ]; then fail "papi_component_avail exited with $rc"
 elif ! grep -q "^Name: *mpit " comp.out; then fail "papi_component_avail does not show mpit"; cat comp.out

@@ -9,8 +9,9 @@
 #    load, the component is disabled with a reason; no crash in any case;
 #  - the PAPI utility papi_avail runs as usual.
 #
-# Run by ctests/run.sh (environment: FLAVOR MPICC BIN PAPI_INC PAPI_LIB
-# PAPI_UTILS PAPI_MPIT_BACKEND_DIR), in $BIN.
+# Run by ctests/run.sh (environment: FLAVOR MPICC FLAVOR_EXEC BIN PAPI_INC
+# PAPI_LIB PAPI_UTILS PAPI_MPIT_BACKEND_DIR), in $BIN; nompi_app and the
+# utilities run where the flavor's programs run ($FLAVOR_EXEC).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
@@ -33,7 +34,7 @@ echo "flavor $FLAVOR: $libmpi"
 # run LABEL MODE [env...]: nompi_app under the given environment
 run() {
   local label=$1 mode=$2; shift 2
-  env "$@" timeout 120 ./nompi_app "$mode" >"$label.out" 2>"$label.err"
+  $FLAVOR_EXEC env "$@" timeout 120 ./nompi_app "$mode" >"$label.out" 2>"$label.err"
   local rc=$?
   cat "$label.out" "$label.err" | sed "s/^/[$label] /"
   if [ $rc -ne 0 ]; then fail "$label: nompi_app exited with $rc"; return 1; fi
@@ -57,7 +58,7 @@ grep -q "reason='.*/nonexistent/libmpi.so.40" bad-lib.out || fail "the reason do
 # papi_avail, plain and with this flavor's MPI as the listing default
 for env_libmpi in "" "$libmpi"; do
   label=papi_avail${env_libmpi:+-flavor-lib}
-  env ${env_libmpi:+PAPI_MPIT_LIBMPI=$env_libmpi} timeout 120 "$(util papi_avail)" >"$label.out" 2>"$label.err"
+  $FLAVOR_EXEC env ${env_libmpi:+PAPI_MPIT_LIBMPI=$env_libmpi} timeout 120 "$(util papi_avail)" >"$label.out" 2>"$label.err"
   rc=$?
   if [ $rc -ne 0 ]; then fail "$label exited with $rc"; tail -5 "$label.err"
   elif ! grep -q "PAPI version" "$label.out"; then fail "$label printed no PAPI version"

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 report_tool || exit 1
 lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-$FAMILY.so
 # a program of the MPI 5.0 standard ABI: the interposer built against its header
-case $FLAVOR in *-abi) lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-abi.so ;; esac
+case $FLAVOR in *-abi | *-abi-*) lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-abi.so ;; esac
 test_workdir report || exit 1
 
 run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
@@ -161,6 +161,7 @@ fi
 # ---- Fortran: mpif.h MPI_INIT, MPI_INIT_THREAD, and the mpi_f08 module
 case $MPICC in
   *_abi) fc=no-fortran-for-the-standard-abi ;; # C only: the build has no Fortran
+  */distro/*-mpicc) fc=no-fortran-in-the-distribution-chroot ;; # scripts/chroot.sh installs no gfortran
   mpicc.*) fc=mpifort.${MPICC#mpicc.} ;;
   */mpicc) fc=${MPICC%/mpicc}/mpifort ;;
   *) fc=mpifort ;;

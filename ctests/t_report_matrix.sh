@@ -56,7 +56,7 @@ $MPICC -O2 -Wall -Wextra -Werror -I"$here/common" "$here/report_matrix_app.c" -o
   || { echo "FAIL: cannot build report_matrix_app"; exit 1; }
 run() { timeout 180 $MPIRUN $MPIRUN_OPTS "$@"; }
 case $FLAVOR in
-  openmpi-[56]*) kinds=p2p,coll; absent=; nps="4 16" ;;
+  openmpi-[56]* | debian13-openmpi) kinds=p2p,coll; absent=; nps="4 16" ;;
   openmpi*) kinds=coll; absent=p2p:open-mpi/ompi#9260; nps="4 16" ;;
   *) kinds=; nps=4 ;;
 esac

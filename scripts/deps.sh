@@ -7,8 +7,10 @@
 # no root, and is what make uses when configure chose it.
 # Everything comes from Debian's packages: bookworm's binaries and source
 # packages, and trixie's and sid's through a private apt (scripts/suite-apt.sh).
+# The distributions' own MPIs run in debootstrap chroots of trixie and sid
+# (scripts/chroot.sh), made by the modes debian13 and debian-sid.
 #   scripts/deps.sh [packages|sources|papi-source|papi72-source|abi-header|
-#                    ompi-spc|mpich-events|ompi5-spc|all]   (default: all)
+#                    ompi-spc|mpich-events|ompi5-spc|debian13|debian-sid|all]   (default: all)
 set -euo pipefail
 
 CACHE=$(sh "$(dirname "$0")/cache-dir.sh")
@@ -24,7 +26,7 @@ PACKAGES=(
   libhwloc-dev libevent-dev libpmix-dev
   libfabric-dev libpsm-infinipath1-dev libpsm2-dev librdmacm-dev libibverbs-dev
   netpipe-openmpi librsvg2-bin iproute2 groff-base clang-format python3-mpi4py
-  flex bison perl
+  flex bison perl debootstrap
   chromium
   munge slurmctld slurmd slurm-client
 )
@@ -181,6 +183,10 @@ case $what in
   ompi-spc) install_packages; build_ompi_spc ;;
   mpich-events) install_packages; build_mpich_events ;;
   ompi5-spc) install_packages; build_ompi5_spc ;;
+  # Debian 13's Open MPI 5.0.7 and MPICH 4.2.1; sid's Open MPI 6.0.0~rc2 and
+  # MPICH 5.0.2 with both standard-ABI libraries
+  debian13) install_packages; bash "$(dirname "$0")/chroot.sh" make trixie ;;
+  debian-sid) install_packages; bash "$(dirname "$0")/chroot.sh" make sid ;;
   all) install_packages; papi72_source >/dev/null; abi_header; build_ompi_spc; build_mpich_events ;;
-  *) echo "usage: $0 [packages|sources|papi-source|papi72-source|abi-header|ompi-spc|mpich-events|ompi5-spc|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [packages|sources|papi-source|papi72-source|abi-header|ompi-spc|mpich-events|ompi5-spc|debian13|debian-sid|all]" >&2; exit 2 ;;
 esac

@@ -7,8 +7,10 @@
 # The flavors are the distribution's Open MPI 4.1.4 and MPICH 4.0.2, and the
 # builds of Debian's sources with the instrumentation the packages leave out:
 # Open MPI 4.1.4 (bookworm) and 5.0.7 (trixie) with SPCs, MPICH 4.0.2 with
-# MPI_T events.  The MPI source builds run in the background, in order, while
-# the tests of the flavors already there run.  The client tests (TAU,
+# MPI_T events; and the MPIs Debian 13 and sid ship, in debootstrap chroots
+# (scripts/chroot.sh).  The MPI source builds and the chroots run in the
+# background, each kind in order, while the tests of the flavors already
+# there run.  The client tests (TAU,
 # Caliper, hpcrun, Score-P) run against the installations the environment
 # names (README, "Testing with your own tools") and skip otherwise.
 set -uo pipefail
@@ -19,6 +21,9 @@ CACHE=$(sh "$top/scripts/cache-dir.sh")
 
 # flavor, scripts/deps.sh mode that builds it
 source_flavors=(openmpi-spc:ompi-spc mpich-events:mpich-events openmpi-5.0.7-spc:ompi5-spc)
+# the distributions' MPIs as they ship (debootstrap chroots, scripts/chroot.sh):
+# "flavors run on it", the scripts/deps.sh mode that makes it
+distro_chroots=("debian13-openmpi debian13-mpich:debian13" "sid-openmpi sid-mpich sid-abi-openmpi sid-abi-mpich:debian-sid")
 started=$(date +%s)
 stamp() { printf '[test %3d min] %s\n' $(( ($(date +%s) - started) / 60 )) "$*"; }
 mkdir -p "$BUILD/logs"
@@ -37,6 +42,17 @@ bash "$top/scripts/deps.sh" packages || { echo "0 passed, 1 failed"; exit 1; }
   done
 ) &
 builder=$!
+# the chroots beside it: mostly download and unpacking, little compiling
+(
+  for cm in "${distro_chroots[@]}"; do
+    m=${cm#*:}
+    s=$(date +%s)
+    bash "$top/scripts/deps.sh" "$m" >"$logs/mpi-$m.log" 2>&1
+    rc=$?
+    echo "$rc $(( $(date +%s) - s ))" > "$logs/mpi-$m.done"
+  done
+) &
+chrooter=$!
 
 # ---- papi-mpit itself (its backends need only the distribution's MPIs)
 stamp "building papi-mpit"
@@ -61,6 +77,22 @@ run_check units MPIT_FLAVORS=none
 run_check openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi
 run_check mpich MPIT_UNITS=no MPIT_FLAVORS=mpich
 
+# ---- each distribution's flavors as soon as its chroot is made (before the
+# source builds end: they take longer)
+for cm in "${distro_chroots[@]}"; do
+  fs=${cm%%:*}; m=${cm#*:}
+  stamp "waiting for the $m chroot (log: $logs/mpi-$m.log)"
+  while [ ! -f "$logs/mpi-$m.done" ] && kill -0 $chrooter 2>/dev/null; do sleep 5; done
+  read -r rc secs < "$logs/mpi-$m.done" 2>/dev/null || rc=1
+  if [ "$rc" != 0 ]; then
+    tail -20 "$logs/mpi-$m.log"
+    summaries+=("$m: 0 passed, 1 failed, 0 skipped (the chroot was not made)")
+    continue
+  fi
+  stamp "$m chroot ready in $((secs / 60)) min $((secs % 60)) s ($(grep -o 'ready (.*)\|cached in .*' "$logs/mpi-$m.log" | tail -1))"
+  for f in $fs; do run_check "$f" MPIT_UNITS=no MPIT_FLAVORS="$f"; done
+done
+
 # ---- each source flavor as soon as it is built
 for fm in "${source_flavors[@]}"; do
   f=${fm%%:*}
@@ -75,7 +107,8 @@ for fm in "${source_flavors[@]}"; do
   stamp "$f built in $((secs / 60)) min $((secs % 60)) s"
   run_check "$f" MPIT_UNITS=no MPIT_FLAVORS="$f"
 done
-wait 2>/dev/null  # the MPI builder
+
+wait 2>/dev/null  # the MPI builder and the chroots
 
 stamp "sanitizers and fuzzers"
 bash "$top/scripts/sanitize.sh" >"$logs/sanitize.log" 2>&1

@@ -671,6 +671,25 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
     return appended_variant(&tmp, base, parsed, canonical);
 }
 
+/* The known defect of the running release that rules out a metric's
+ * variables, else "": the reason to give instead of what the metric needs,
+ * which the release has but must not use.  A variable the MPI publishes
+ * first; then any (a variable that would appear only once the component
+ * switched something on, which the defect forbids). */
+static const char *metric_defect(const mpit_metric_t *m, char *buf, size_t len)
+{
+    const mpit_backend_t *b = mpit_backend();
+    for (int published = 1; published >= 0; published--)
+        for (int s = 0; b && b->pvar_unavailable && s < MPIT_METRIC_SOURCES; s++) {
+            const char *name = m->sources[s].name;
+            if (m->sources[s].kind != MPIT_SOURCE_PVAR || !name) continue;
+            if (published && find_variable(name, -1) < 0) continue;
+            if (b->pvar_unavailable(name, buf, len)) return buf;
+        }
+    buf[0] = '\0';
+    return buf;
+}
+
 /* METRIC:peer=N: its first per-peer source, element N. */
 static int lookup_metric_peer(const mpit_metric_t *m, const mpit_name_t *parsed, const char *canonical,
                               char *why, int why_len)
@@ -685,8 +704,10 @@ static int lookup_metric_peer(const mpit_metric_t *m, const mpit_name_t *parsed,
     if (!e) return PAPI_ENOMEM;
     if (pick_metric_source(m, metric_collecting[i], 1, e) != 0) {
         free(e);
-        snprintf(why, why_len, "%s:peer= is not available on the running %s: it %s", m->name,
-                 mpit_backend()->family, m->needs);
+        char defect[MPIT_WHY_LEN];
+        metric_defect(m, defect, sizeof defect);
+        snprintf(why, why_len, "%s:peer= is not available on the running %s: %s%s", m->name,
+                 mpit_backend()->family, *defect ? defect : "it ", *defect ? "" : m->needs);
         return PAPI_ENOEVNT;
     }
     size_t used = strlen(e->description);
@@ -711,8 +732,10 @@ static int lookup_metric(const mpit_metric_t *m, const mpit_name_t *parsed, cons
     if (parsed->peer >= 0) return lookup_metric_peer(m, parsed, canonical, why, why_len);
     int found = find_exact(m->name, 0);
     if (found >= 0 && entries[found]->kind == MPIT_KIND_METRIC) return found;
-    snprintf(why, why_len, "%s is not available on the running %s: it %s", m->name, mpit_backend()->family,
-             m->needs);
+    char defect[MPIT_WHY_LEN];
+    metric_defect(m, defect, sizeof defect);
+    snprintf(why, why_len, "%s is not available on the running %s: %s%s", m->name, mpit_backend()->family,
+             *defect ? defect : "it ", *defect ? "" : m->needs);
     return PAPI_ENOEVNT;
 }
 

@@ -41,6 +41,10 @@ static int bind_kind(int k)
 {
     int index, cls = -1;
     const char *name = variables[k];
+    char why[MPIT_WHY_LEN];
+    /* a variable of a known defect reads as a measurement it is not */
+    if (mpit_backend()->pvar_unavailable && mpit_backend()->pvar_unavailable(name, why, sizeof why))
+        return -1;
     for (int c = 0; c < MPIT_CLASS_COUNT && cls < 0; c++)
         if (mpit_backend()->pvar_index(name, c, &index) == MPIT_OK) cls = c;
     if (cls < 0) return -1;
@@ -95,9 +99,19 @@ static int start_unguarded(void)
     }
     if (!any) {
         release();
-        mpit_warn("peers: the running %s has no traffic by peer: it needs Open MPI with its monitoring on "
-                  "(pml_monitoring_enable=2 before MPI_Init, the monitoring PML admitted)",
-                  mpit_backend()->family);
+        /* a known defect of the release says more than what is needed */
+        char defect[MPIT_WHY_LEN] = "";
+        const mpit_backend_t *b = mpit_backend();
+        for (int k = 0; k < PAPI_MPIT_PEERS_KINDS && !defect[0]; k++)
+            if (b->pvar_unavailable && !b->pvar_unavailable(variables[k], defect, sizeof defect))
+                defect[0] = '\0';
+        if (defect[0])
+            mpit_warn("peers: the running %s has no traffic by peer: %s", b->family, defect);
+        else
+            mpit_warn(
+                "peers: the running %s has no traffic by peer: it needs Open MPI with its monitoring on "
+                "(pml_monitoring_enable=2 before MPI_Init, the monitoring PML admitted)",
+                b->family);
         return PAPI_ENOEVNT;
     }
     started = 1;

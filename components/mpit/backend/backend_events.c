@@ -48,6 +48,23 @@ static int event_info(int index, mpit_event_info_t *info)
     return event_info_displ(index, info, displs);
 }
 
+#if defined(MPI_ABI_VERSION)
+/* Standard-ABI layers that take only the lowest callback safety levels, by
+ * release (the first of the levels none, MPI_RESTRICTED, thread safe, async
+ * signal safe).  MPICH 5.0.1's indexes its 4 callback slots by the ABI's
+ * safety value (0, 3, 15, 63): the two higher ones write past them (seen on
+ * a 5.0.1 build with events; Debian's 5.0.2 raises no event, so nothing
+ * tells whether 5.0.2 still does).  MPICH raises at MPI_RESTRICTED and looks
+ * upward: two levels are enough.  Open MPI 6.0.0rc2's ABI layer takes all
+ * four (t_backends: its events exact through the ABI). */
+static const struct {
+    const char *label, *version; /* the release (backend_release_is) */
+    size_t levels;
+} abi_callback_levels[] = {
+    {"MPICH Version:", "5.0.", 2},
+};
+#endif
+
 /* Room for more elements than are kept: MPICH 5.0.1's standard-ABI wrapper
  * of MPI_T_event_get_info writes as many as the event has, whatever the
  * count it is given. */
@@ -241,22 +258,23 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
         free(s);
         return backend_status(err);
     }
-/* The callback is async-signal safe; register it at every level so the
+    /* The callback is async-signal safe; register it at every level so the
      * MPI finds it whatever safety it raises the event with (MPICH raises
      * at MPI_RESTRICTED and looks upward; Open MPI main never selects
      * ASYNC_SIGNAL_SAFE). */
-#if defined(MPI_ABI_VERSION)
-    /* MPICH 5.0.1's standard-ABI layer indexes its 4 callback slots by the
-     * ABI's safety value (0, 3, 15, 63): the two higher ones write past
-     * them.  MPICH raises at MPI_RESTRICTED and looks upward, Open MPI at
-     * NONE: these two levels are enough for both. */
-    static const ev_safety_t levels[] = {EV_REQUIRE_NONE, EV_REQUIRE_MPI_RESTRICTED};
-#else
     static const ev_safety_t levels[] = {EV_REQUIRE_NONE, EV_REQUIRE_MPI_RESTRICTED, EV_REQUIRE_THREAD_SAFE,
                                          EV_REQUIRE_ASYNC_SIGNAL_SAFE};
+    size_t nlevels = sizeof levels / sizeof levels[0];
+#if defined(MPI_ABI_VERSION)
+    /* standard-ABI layers that take fewer levels (abi_callback_levels) */
+    for (size_t i = 0; i < sizeof abi_callback_levels / sizeof abi_callback_levels[0]; i++)
+        if (backend_release_is(abi_callback_levels[i].label, abi_callback_levels[i].version)) {
+            nlevels = abi_callback_levels[i].levels;
+            break;
+        }
 #endif
     int registered = 0;
-    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+    for (size_t i = 0; i < nlevels; i++)
         registered += ev.register_callback(s->handle, levels[i], MPI_INFO_NULL, s, on_event) == MPI_SUCCESS;
     ev.set_dropped_handler(s->handle, on_dropped);
     if (!registered) {

@@ -11,6 +11,9 @@
  * and never stopped; a set's counts are differences of reads.  The
  * monitoring PML wraps the selected one, so a PML list that names others
  * only (mpirun --mca pml ob1) leaves it out: "monitoring" is added to it.
+ * On a release whose monitoring kills the process (known_defects.c) it is
+ * never switched on, and switched off when the caller's environment asks
+ * for it: the program must survive MPI_Init.
  */
 #include <fnmatch.h>
 #include <mpi.h>
@@ -50,9 +53,15 @@ static void admit_monitoring_pml(void)
 void backend_monitoring_request(const char *name)
 {
     int initialized = 0;
+    char why[MPIT_WHY_LEN];
     if (!backend_is_monitoring(name)) return;
     PMPI_Initialized(&initialized);
     if (initialized) return;
+    if (backend_known_defect(name, why, sizeof why)) {
+        const char *enable = getenv(ENABLE_ENV);
+        if (enable && strcmp(enable, "0") != 0) setenv(ENABLE_ENV, "0", 1);
+        return;
+    }
     const char *enable = getenv(ENABLE_ENV);
     if (enable && strcmp(enable, "0") == 0) return; /* the user turned it off */
     if (!enable) setenv(ENABLE_ENV, "2", 1);
