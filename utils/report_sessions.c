@@ -5,7 +5,8 @@
  * end with no report and no word.  At its exit, one line on the first rank
  * (the launcher's rank variable 0, or none) says why nothing was measured.
  */
-#define _GNU_SOURCE /* program_invocation_name, in errno.h */
+#define _GNU_SOURCE /* program_invocation_name, in errno.h; RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -17,7 +18,6 @@
 #define HAVE_SESSIONS 1
 #endif
 
-#ifdef HAVE_SESSIONS
 /* The variables launchers set to a process's rank before MPI starts:
  * Open MPI's mpirun, PMIx (srun --mpi=pmix, prterun), PMI (Hydra), Slurm. */
 static const char *const RANK_VARS[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
@@ -44,11 +44,31 @@ static void said_unmeasured(void)
         program_invocation_name);
 }
 
-int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+static void note_sessions(void)
 {
     static int registered;
     /* before the MPI's own exit handlers: atexit runs the last registered first */
     if (!registered) registered = atexit(said_unmeasured) == 0;
+}
+
+#ifdef HAVE_SESSIONS
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+    note_sessions();
     return PMPI_Session_init(info, errhandler, session);
+}
+#elif defined(OPEN_MPI)
+/* Built against Open MPI 4.1's header, the interposer also serves Open MPI 5
+ * and 6 (same soname), which have sessions: there every handle is a
+ * pointer, and the entry point is found in the running library. */
+typedef int session_init_fn(void *info, void *errhandler, void **session);
+
+int MPI_Session_init(void *info, void *errhandler, void **session);
+int MPI_Session_init(void *info, void *errhandler, void **session)
+{
+    session_init_fn *real = (session_init_fn *)dlsym(RTLD_DEFAULT, "PMPI_Session_init");
+    if (!real) return MPI_ERR_OTHER;
+    note_sessions();
+    return real(info, errhandler, session);
 }
 #endif
