@@ -196,6 +196,38 @@ static int in_metric_namespace(const char *base)
     return upper;
 }
 
+/* ---- where counting starts ------------------------------------------- */
+
+/* A set started before MPI_Init counts from MPI_Init what MPI keeps from
+ * MPI_Init on (continuous variables, levels, SPCs attached from MPI_Init and
+ * read as they are).  Two sources count only from what the component does
+ * once MPI runs, and it cannot act inside MPI_Init (it does not wrap it): an
+ * MPI_T handle of a counter that is not continuous counts only from its
+ * start, and MPI_T event callbacks exist only once registered.  Those are
+ * started at the first PAPI call on the set after MPI_Init, and the
+ * description says so (issue 31, case 3). */
+static const char *late_start_reason(const mpit_entry_t *e)
+{
+    static const int counted_by_handle[MPIT_CLASS_COUNT] = {
+        [MPIT_CLASS_COUNTER] = 1, [MPIT_CLASS_AGGREGATE] = 1, [MPIT_CLASS_TIMER] = 1};
+    if (e->source == MPIT_SOURCE_EVENT) return "MPI_T event callbacks can be registered only once MPI runs";
+    if (e->source == MPIT_SOURCE_PVAR && !e->info.continuous && e->info.cls >= 0 &&
+        e->info.cls < MPIT_CLASS_COUNT && counted_by_handle[e->info.cls])
+        return "an MPI_T handle of this variable counts only while started";
+    return NULL;
+}
+
+static void note_counting_start(mpit_entry_t *e)
+{
+    const char *why = late_start_reason(e);
+    size_t used = strlen(e->description);
+    if (why && !strstr(e->description, "counts it from the first PAPI call"))
+        snprintf(e->description + used, sizeof e->description - used,
+                 " Started before MPI_Init, its event set counts it from the first PAPI call on that set after "
+                 "MPI_Init (%s; the component does not act inside MPI_Init).",
+                 why);
+}
+
 /* ---- pvars ---------------------------------------------------------- */
 
 /* Fills the derived fields of a pvar entry from its MPI_T info. */
@@ -262,6 +294,7 @@ static void scan_pvars(const scan_snapshot_t *snap)
         if (!e) break;
         e->info = *info;
         describe_pvar(e);
+        note_counting_start(e);
         /* MPICH registers a TIMER and a COUNTER under one name: one keeps
          * the plain name, the other is named with its class.  Both arrive
          * in the same MPI_Init, before anyone can have looked the name up. */
@@ -313,6 +346,7 @@ static void list_events(void)
             ev, mpit_events_type_desc(i));
         e->units = "events";
         e->listed = 1;
+        note_counting_start(e);
         append(e);
     }
     for (int id = 0; id < mpit_events_num_derived(); id++) {
@@ -324,6 +358,7 @@ static void list_events(void)
         if (!e) return;
         fill_event_entry(e, id);
         e->listed = 1;
+        note_counting_start(e);
         append(e);
     }
 }
@@ -379,6 +414,7 @@ static int pick_metric_source(const mpit_metric_t *m, const unsigned char *colle
                 sampled ? ", the largest value seen when read (sampled): this MPI publishes the current "
                           "length only, so a peak between reads is missed"
                         : "");
+        note_counting_start(e);
         return 0;
     }
     return -1;
@@ -727,6 +763,7 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
     snprintf(tmp.description, sizeof tmp.description, "%s of element %s of the MPI_T event %s since start",
              parsed->agg == MPIT_AGG_SUM ? "Sum" : "Maximum", parsed->agg_elem, rest);
     tmp.units = "";
+    note_counting_start(&tmp);
     return appended_variant(&tmp, base, parsed, canonical);
 }
 
