@@ -251,7 +251,7 @@ int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why
     memset(cs->slot, 0, sizeof cs->slot);
     cs->num = num;
     cs->failed = -1;
-    cs->lost = cs->read_failed = 0;
+    cs->read_failed = 0;
     for (int i = 0; i < num; i++) {
         cs->slot[i].code = codes[i];
         cs->slot[i].shared_key = -1;
@@ -421,12 +421,10 @@ static void catch_up_after_init(mpit_control_t *cs)
             }
         }
         if (err != PAPI_OK) {
-            /* refused as PAPI_add_event would have refused it once MPI ran;
-             * the others count on, and every read of the set says so */
-            mpit_warn("%s: cannot count after MPI_Init: %s; PAPI_read of its event set returns PAPI_ECMP "
-                      "from now on (the other events are read)",
-                      mpit_catalog_get(s->code)->name, why);
-            if (!cs->lost) cs->lost = 1 + i;
+            /* refused, as PAPI_add_event would have refused it once MPI
+             * ran, on stderr: no read can say it (PAPI_stop reads first, and
+             * a set whose read fails can never be stopped); the others count */
+            mpit_warn("%s: cannot count after MPI_Init: %s; it reads 0", mpit_catalog_get(s->code)->name, why);
             free(s->raw);
             s->raw = NULL;
             unbind_mend(s);
@@ -455,8 +453,7 @@ static void say_read_failed(mpit_control_t *cs)
 {
     if (!cs->read_failed) return;
     const mpit_entry_t *e = mpit_catalog_get(cs->slot[cs->read_failed - 1].code);
-    mpit_warn("%s: MPI_T_pvar_read failed: PAPI_read returned PAPI_ESYS and kept its last value; the other "
-              "events of the set were read",
+    mpit_warn("%s: MPI_T_pvar_read failed: it kept its last value; the other events of the set were read",
               e ? e->name : "an event");
     cs->read_failed = 0;
 }

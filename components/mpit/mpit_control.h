@@ -59,12 +59,10 @@ typedef struct mpit_control {
     int64_t counter_start[MPIT_MAX_EVENTS];
     int64_t counter_last[MPIT_MAX_EVENTS];
     int needs_now; /* some event counter reads the clock */
-    /* 1 + the slot whose read failed (its value kept, PAPI_read said
-     * PAPI_ESYS), said on stderr by the next call outside the read; 0 */
+    /* 1 + a slot whose read failed (its value kept), said on stderr by the
+     * next call outside the read (no I/O in a read; and no error code:
+     * PAPI_stop reads first, and a set whose read fails cannot be stopped) */
     int read_failed;
-    /* 1 + a slot that could not be bound when the set caught up after
-     * MPI_Init: every read of the set then says PAPI_ECMP (stderr said why) */
-    int lost;
     int fresh;     /* the last call was a complete read: a reset can take its values */
 } mpit_control_t;
 

@@ -29,8 +29,7 @@ void mpit_read_take_starts(mpit_control_t *cs);
 void mpit_read_others(mpit_control_t *cs, int first, int got);
 
 /* A batch read that failed (rc) for the variables in failed: each of
- * them keeps its value, the others are read; PAPI_ESYS, or PAPI_OK when MPI
- * is tearing down (every value kept). */
+ * them keeps its value (and is named on stderr later), the others are read. */
 int mpit_read_partial(mpit_control_t *cs, int rc, uint64_t failed);
 
 /* Hot path: reads every bound slot into cs->values; inline, so that the
@@ -44,7 +43,7 @@ static inline int mpit_read_all(mpit_control_t *cs)
     for (int k = 0; k < c; k++) cs->values[cs->pvar_slot[k]] = cs->counter_last[k] - cs->counter_start[k];
     if (c < n || n < cs->num) mpit_read_others(cs, c, n);
     cs->fresh = 1;
-    return cs->lost ? PAPI_ECMP : PAPI_OK;
+    return PAPI_OK;
 }
 
 /* The component's PAPI_read of a set (TAU and Caliper read on every region
