@@ -12,7 +12,8 @@
 
 int main(int argc, char **argv)
 {
-    static const char good[] = "mpit:::COLL_MSGS_SENT", bad[] = "mpit:::coll_monitoring_messages_size:comm=self";
+    static const char good[] = "mpit:::COLL_MSGS_SENT",
+                      bad[] = "mpit:::coll_monitoring_messages_size:comm=self";
     int rank, size, es = PAPI_NULL, ints[BCAST_INTS] = {0};
     unsetenv("OMPI_MCA_pml_monitoring_enable");
     check_papi_init();

@@ -40,8 +40,8 @@ int main(int argc, char **argv)
     CHECK(v[1] == msgs, "%s started before MPI_Init read %lld, expected %lld", names[1], v[1], msgs);
     MPI_Bcast(ints, BCAST_INTS, MPI_INT, 0, MPI_COMM_WORLD);
     CHECK_PAPI(PAPI_read(es, w));
-    CHECK(w[0] - v[0] == o2a, "%s counted %lld for the second broadcast, expected %lld", names[0], w[0] - v[0],
-          o2a);
+    CHECK(w[0] - v[0] == o2a, "%s counted %lld for the second broadcast, expected %lld", names[0],
+          w[0] - v[0], o2a);
     CHECK(w[1] == 2 * msgs, "%s read %lld after two broadcasts, expected %lld", names[1], w[1], 2 * msgs);
     CHECK_PAPI(PAPI_stop(es, w));
     MPI_Finalize();

@@ -47,8 +47,8 @@ int main(int argc, char **argv)
     check_rank = rank;
     CHECK(listed > 0, "the walk before MPI_Init listed nothing");
     const char *mon = getenv("OMPI_MCA_pml_monitoring_enable");
-    CHECK(mon && strcmp(mon, "2") == 0, "monitoring not switched on after a listing (pml_monitoring_enable %s)",
-          mon ? mon : "unset");
+    CHECK(mon && strcmp(mon, "2") == 0,
+          "monitoring not switched on after a listing (pml_monitoring_enable %s)", mon ? mon : "unset");
     char v[MPI_MAX_LIBRARY_VERSION_STRING];
     int len;
     MPI_Get_library_version(v, &len);
@@ -60,7 +60,8 @@ int main(int argc, char **argv)
         int n;
         for (int p = 0; p < size; p++)
             truth += i == BYTES ? peers_expected_bytes(rank, p)
-                                : (rank == 0 && p != 0) * (i == COLL_BYTES ? BCAST_INTS * (long long)sizeof(int) : 1);
+                                : (rank == 0 && p != 0) *
+                                      (i == COLL_BYTES ? BCAST_INTS * (long long)sizeof(int) : 1);
         MPI_Request *req = peers_post(rank, size, &buf, &n);
         MPI_Barrier(MPI_COMM_WORLD);
         check_capture_begin();
@@ -71,11 +72,12 @@ int main(int argc, char **argv)
         if (i != BYTES) MPI_Bcast(ints, BCAST_INTS, MPI_INT, 0, MPI_COMM_WORLD);
         if (rc == PAPI_OK) CHECK_PAPI(PAPI_stop(es[i], &got));
         if (i == BYTES && !v5 && !spc)
-            CHECK(rc != PAPI_OK && strstr(said, "ompi#9260"), "%s after a listing: start %d, said: %s", names[i],
-                  rc, said);
+            CHECK(rc != PAPI_OK && strstr(said, "ompi#9260"), "%s after a listing: start %d, said: %s",
+                  names[i], rc, said);
         else
-            CHECK(rc == PAPI_OK && got == truth, "%s after a listing: start %d, read %lld, expected %lld; said: %s",
-                  names[i], rc, got, truth, said);
+            CHECK(rc == PAPI_OK && got == truth,
+                  "%s after a listing: start %d, read %lld, expected %lld; said: %s", names[i], rc, got,
+                  truth, said);
         free(req);
         free(buf);
     }

@@ -82,8 +82,8 @@ int main(int argc, char **argv)
     for (int m = 0; m < NUM_METRICS; m++)
         for (int p = 0; p < size; p++) {
             long long b = measure(before[m][p]), a = measure(after[m][p]);
-            CHECK(b == truth(m, rank, p), "%s:peer=%d named before MPI_Init read %lld, expected %lld", metrics[m],
-                  p, b, truth(m, rank, p));
+            CHECK(b == truth(m, rank, p), "%s:peer=%d named before MPI_Init read %lld, expected %lld",
+                  metrics[m], p, b, truth(m, rank, p));
             CHECK(a == truth(m, rank, p), "%s:peer=%d named again after MPI_Init read %lld, expected %lld",
                   metrics[m], p, a, truth(m, rank, p));
         }

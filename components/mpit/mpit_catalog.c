@@ -31,9 +31,9 @@ static atomic_int settled;
 static mpit_entry_t *entries[MPIT_CATALOG_MAX];
 static atomic_int size;
 static int num_listed;
-static atomic_int scanned; /* MPI_T pvar indices looked at so far */
+static atomic_int scanned;      /* MPI_T pvar indices looked at so far */
 static int scanned_before_init; /* variables were listed before MPI_Init */
-static int events_listed;  /* the event counters were appended */
+static int events_listed;       /* the event counters were appended */
 static unsigned char metric_listed[MPIT_METRICS_MAX];
 static int metric_code[MPIT_METRICS_MAX];              /* the listed entry of a metric */
 static unsigned char metric_settled[MPIT_METRICS_MAX]; /* its source was picked while MPI runs */
@@ -52,8 +52,8 @@ typedef struct scan_snapshot {
     unsigned char *valid;   /* info[i] could be read */
     /* metric i, source s is a pvar the MPI collects */
     unsigned char collecting[MPIT_METRICS_MAX][MPIT_METRIC_SOURCES];
-    int num_checked;          /* entries [0, num_checked) were looked for in MPI_T */
-    unsigned char *vanished;  /* entry i is a variable MPI_T no longer has */
+    int num_checked;         /* entries [0, num_checked) were looked for in MPI_T */
+    unsigned char *vanished; /* entry i is a variable MPI_T no longer has */
 } scan_snapshot_t;
 
 static const char event_prefix[] = "event.";
@@ -222,10 +222,11 @@ static void note_counting_start(mpit_entry_t *e)
     const char *why = late_start_reason(e);
     size_t used = strlen(e->description);
     if (why && !strstr(e->description, "counts it from the first PAPI call"))
-        snprintf(e->description + used, sizeof e->description - used,
-                 " Started before MPI_Init, its event set counts it from the first PAPI call on that set after "
-                 "MPI_Init (%s; the component does not act inside MPI_Init).",
-                 why);
+        snprintf(
+            e->description + used, sizeof e->description - used,
+            " Started before MPI_Init, its event set counts it from the first PAPI call on that set after "
+            "MPI_Init (%s; the component does not act inside MPI_Init).",
+            why);
 }
 
 /* ---- pvars ---------------------------------------------------------- */
@@ -501,7 +502,8 @@ static int collect(scan_snapshot_t *snap)
         if (!snap->info || !snap->valid) n = 0, snap->num = snap->from;
         for (int i = 0; i < n; i++) snap->valid[i] = b->pvar_info(snap->from + i, &snap->info[i]) == MPIT_OK;
     }
-    if (snap->state == MPIT_MPI_RUNNING && scanned_before_init && !atomic_load(&settled)) find_vanished(b, snap);
+    if (snap->state == MPIT_MPI_RUNNING && scanned_before_init && !atomic_load(&settled))
+        find_vanished(b, snap);
     if (snap->state == MPIT_MPI_RUNNING) mpit_events_setup();
     for (int i = 0; i < mpit_num_metrics && i < (int)(sizeof snap->collecting / sizeof snap->collecting[0]);
          i++)
@@ -880,7 +882,8 @@ static int check_form(const mpit_name_t *parsed, char *why, int why_len)
     }
     if (!m) {
         if (parsed->agg == MPIT_AGG_NONE) return PAPI_OK;
-        snprintf(why, why_len, ":sum= and :max= apply to event counters, not to the variable %s", parsed->base);
+        snprintf(why, why_len, ":sum= and :max= apply to event counters, not to the variable %s",
+                 parsed->base);
         return PAPI_EINVAL;
     }
     if (parsed->elem >= 0 || parsed->cls >= 0 || parsed->comm != MPIT_COMM_WORLD || parsed->agg) {
@@ -895,7 +898,8 @@ static int check_form(const mpit_name_t *parsed, char *why, int why_len)
         return PAPI_EINVAL;
     }
     if (ranks && parsed->peer >= ranks) {
-        snprintf(why, why_len, "%s: the job has %d ranks (0 to %d), as its launcher says; :peer=%d is out of range",
+        snprintf(why, why_len,
+                 "%s: the job has %d ranks (0 to %d), as its launcher says; :peer=%d is out of range",
                  m->name, ranks, ranks - 1, parsed->peer);
         return PAPI_EINVAL;
     }
@@ -1087,8 +1091,9 @@ int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
     int state = b->mpi_state(), pending = 0, deferred = mpit_catalog_mpit_deferred();
     if (settled_now || !deferred) mpit_catalog_rescan(); /* MPI_T may have grown */
     pthread_mutex_lock(&lock);
-    int err = mpit_backend() ? lookup_locked(&parsed, canonical, state, deferred, code, &pending, why, why_len)
-                             : PAPI_ECMP;
+    int err = mpit_backend()
+                  ? lookup_locked(&parsed, canonical, state, deferred, code, &pending, why, why_len)
+                  : PAPI_ECMP;
     if (err != PAPI_OK && atomic_load(&mpit_state) != MPIT_INIT_DONE && mpit_init_why[0])
         snprintf(why, why_len, "MPI_T cannot be used: %s", mpit_init_why); /* the cause, not its effect */
     pthread_mutex_unlock(&lock);

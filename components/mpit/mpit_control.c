@@ -187,8 +187,8 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
     if (!s->raw) return PAPI_ENOMEM;
     if (!readable(s)) {
         snprintf(why, why_len,
-                 "the MPI binds %s to MPI_COMM_%s but cannot read it there (MPI_T_pvar_read failed)%s", e->name,
-                 e->parsed.comm == MPIT_COMM_SELF ? "SELF" : "WORLD",
+                 "the MPI binds %s to MPI_COMM_%s but cannot read it there (MPI_T_pvar_read failed)%s",
+                 e->name, e->parsed.comm == MPIT_COMM_SELF ? "SELF" : "WORLD",
                  e->parsed.comm == MPIT_COMM_SELF ? "; the variable without :comm=self may be read" : "");
         s->handle = NULL;
         return PAPI_ECMP;
@@ -424,7 +424,8 @@ static void catch_up_after_init(mpit_control_t *cs)
             /* refused, as PAPI_add_event would have refused it once MPI
              * ran, on stderr: no read can say it (PAPI_stop reads first, and
              * a set whose read fails can never be stopped); the others count */
-            mpit_warn("%s: cannot count after MPI_Init: %s; it reads 0", mpit_catalog_get(s->code)->name, why);
+            mpit_warn("%s: cannot count after MPI_Init: %s; it reads 0", mpit_catalog_get(s->code)->name,
+                      why);
             free(s->raw);
             s->raw = NULL;
             unbind_mend(s);

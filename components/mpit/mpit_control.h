@@ -51,7 +51,7 @@ typedef struct mpit_control {
      * num_plain single 64-bit current values (a start of 0): their values
      * come from one tight loop over counter_start/counter_last */
     int num_pvars, num_counters, num_plain;
-    mpit_batch_t *batch;                          /* the backend's copy of handles and buffers */
+    mpit_batch_t *batch; /* the backend's copy of handles and buffers */
     int (*batch_read)(const mpit_batch_t *batch, uint64_t *failed); /* the backend's, taken with the plan */
     mpit_handle_t *pvar_handles[MPIT_MAX_EVENTS];
     void *pvar_bufs[MPIT_MAX_EVENTS];
@@ -63,7 +63,7 @@ typedef struct mpit_control {
      * next call outside the read (no I/O in a read; and no error code:
      * PAPI_stop reads first, and a set whose read fails cannot be stopped) */
     int read_failed;
-    int fresh;     /* the last call was a complete read: a reset can take its values */
+    int fresh; /* the last call was a complete read: a reset can take its values */
 } mpit_control_t;
 
 /* MPI is finalizing: from now on reads return the last values. */

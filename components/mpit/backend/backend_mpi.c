@@ -315,7 +315,8 @@ static int batch_read(const mpit_batch_t *b, uint64_t *failed)
     void **const bufs = b->bufs;
     const int n = b->n;
     uint64_t bad = 0; /* one failed read decides for its own variable only */
-    for (int i = 0; i < n; i++) bad |= (uint64_t)(PMPI_T_pvar_read(session, handles[i], bufs[i]) != MPI_SUCCESS) << i;
+    for (int i = 0; i < n; i++)
+        bad |= (uint64_t)(PMPI_T_pvar_read(session, handles[i], bufs[i]) != MPI_SUCCESS) << i;
     *failed = bad;
     return bad ? MPIT_ERR_MPI : MPIT_OK;
 }
