@@ -2,7 +2,9 @@
  * the table below that the running MPI has is measured on the same known
  * traffic (common/peers.h's point-to-point pattern and one broadcast from
  * rank 0, in one window) along each lifecycle path, and must read what the
- * plain path reads, and the exact truth where the traffic makes it known:
+ * plain path reads, and the exact truth where the traffic makes it known
+ * (rows whose value depends on timing, the queues, go along every path but
+ * are not compared):
  *   plain    named after MPI_Init, its own set, started around the traffic;
  *   before   named before MPI_Init, started after it;
  *   early    in the one set started before MPI_Init (one set per component
@@ -49,7 +51,7 @@ static const struct row {
     {"COLL_BYTES_SENT:peer=1", T_COLL_BYTES_PEER1, 1},
     {"COLL_MSGS_SENT", T_NONE, 1},
     {"COLL_MSGS_SENT:peer=1", T_NONE, 1},
-    {"BYTES_SENT", T_NONE, 1},
+    {"BYTES_SENT", T_NONE, 0}, /* from the SPC where it counts, which may misfile a broadcast */
     {"BYTES_SENT:peer=1", T_BYTES_PEER1, 1},
     {"MSGS_SENT", T_NONE, 1},
     {"MSGS_SENT:peer=1", T_NONE, 1},
@@ -72,18 +74,20 @@ static const struct row {
     {"pml_ob1_unexpected_msgq_length:comm=self", T_NONE, 0},
     {"pml_ob1_unexpected_msgq_length:elem=1", T_NONE, 0},
     {"runtime_spc_OMPI_SPC_SEND", T_NONE, 1},
-    {"runtime_spc_OMPI_SPC_BYTES_SENT_USER", T_NONE, 1},
+    {"runtime_spc_OMPI_SPC_BYTES_SENT_USER", T_NONE, 0},
     /* MPICH: recvq variables, a twin by :class=, events and derived counters */
     {"unexpected_recvq_length", T_NONE, 0},
+    {"unexpected_recvq_length:elem=0", T_NONE, 0},
     {"unexpected_recvq_match_attempts", T_NONE, 0},
     {"posted_recvq_length", T_NONE, 0},
     {"posted_recvq_match_attempts", T_NONE, 0},
     {"time_matching_unexpectedq:class=counter", T_NONE, 0},
     {"time_failed_matching_postedq:class=counter", T_NONE, 0},
     {"event.unexp_message_enqueued", T_NONE, 0},
-    {"event.unexp_message_enqueued:sum=0", T_NONE, 0},
-    {"event.unexp_message_enqueued:max=0", T_NONE, 0},
+    {"event.unexp_message_enqueued:sum=source", T_NONE, 0},
+    {"event.unexp_message_enqueued:max=source", T_NONE, 0},
     {"derived.unexpected_queue.max", T_NONE, 0},
+    {"derived.unexpected_msgs", T_NONE, 0},
     /* Open MPI 6.0's object events */
     {"COMMS_CREATED", T_ZERO, 1},
     {"event.ompi.mpi.communicator_created", T_ZERO, 1},
