@@ -34,15 +34,19 @@ int main(int argc, char **argv)
     CHECK_PAPI(PAPI_get_event_info(code, &info));
     int says_later = strstr(info.long_descr, "counts it from the first PAPI call") != NULL;
     long long o2a = rank == 0, msgs = rank == 0 ? size - 1 : 0;
+    /* at least: a collective inside MPI_Init counts too (Open MPI built
+     * with SPCs sends 4 bytes to every peer there) */
     if (!says_later)
-        CHECK(v[0] == o2a, "%s started before MPI_Init read %lld after one broadcast, expected %lld (%s)",
+        CHECK(v[0] >= o2a,
+              "%s started before MPI_Init read %lld after one broadcast, at least %lld expected (%s)",
               names[0], v[0], o2a, info.long_descr);
-    CHECK(v[1] == msgs, "%s started before MPI_Init read %lld, expected %lld", names[1], v[1], msgs);
+    CHECK(v[1] >= msgs, "%s started before MPI_Init read %lld, at least %lld expected", names[1], v[1], msgs);
     MPI_Bcast(ints, BCAST_INTS, MPI_INT, 0, MPI_COMM_WORLD);
     CHECK_PAPI(PAPI_read(es, w));
     CHECK(w[0] - v[0] == o2a, "%s counted %lld for the second broadcast, expected %lld", names[0],
           w[0] - v[0], o2a);
-    CHECK(w[1] == 2 * msgs, "%s read %lld after two broadcasts, expected %lld", names[1], w[1], 2 * msgs);
+    CHECK(w[1] - v[1] == msgs, "%s counted %lld for the second broadcast, expected %lld", names[1],
+          w[1] - v[1], msgs);
     CHECK_PAPI(PAPI_stop(es, w));
     MPI_Finalize();
     return check_finish("t_count_from_init");
