@@ -279,6 +279,7 @@ static int mpit_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **v
         *values = cs->values;
         return PAPI_OK;
     }
+    if (cs->bound_before_mpi) mpit_control_catch_up(cs); /* a set started before MPI_Init, once */
     int err = mpit_read_set(cs, values);
     mpit_guard_leave();
     return err;

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI    13
+#define MPIT_BACKEND_ABI    14
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN    256  /* an MPI_T variable or event name */
@@ -167,10 +167,12 @@ typedef struct mpit_backend {
     int (*handle_read)(mpit_handle_t *handle, void *buf);
     /* The variables of an event set, read together (the hot path: one call
      * per PAPI_read).  batch_create copies the handles (all of one session)
-     * and buffers once, when the set starts; batch_read reads handle i into
-     * buffer i and returns MPIT_OK when every read succeeded. */
+     * and buffers once, when the set starts (n <= 64); batch_read reads
+     * handle i into buffer i, sets bit i of *failed where that read failed
+     * (its buffer then holds what it held), and returns MPIT_OK when every
+     * read succeeded, MPIT_ERR_GONE when none could be (MPI tearing down). */
     mpit_batch_t *(*batch_create)(mpit_handle_t *const *handles, void *const *bufs, int n);
-    int (*batch_read)(const mpit_batch_t *batch);
+    int (*batch_read)(const mpit_batch_t *batch, uint64_t *failed);
     void (*batch_free)(mpit_batch_t *batch);
 
     /* MPI_T events (MPI 4.0).  NULL when the MPI's header has no events API. */

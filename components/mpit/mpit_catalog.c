@@ -31,9 +31,12 @@ static atomic_int settled;
 static mpit_entry_t *entries[MPIT_CATALOG_MAX];
 static atomic_int size;
 static int num_listed;
-static atomic_int scanned; /* MPI_T pvar indices looked at so far */
-static int events_listed;  /* the event counters were appended */
+static atomic_int scanned;      /* MPI_T pvar indices looked at so far */
+static int scanned_before_init; /* variables were listed before MPI_Init */
+static int events_listed;       /* the event counters were appended */
 static unsigned char metric_listed[MPIT_METRICS_MAX];
+static int metric_code[MPIT_METRICS_MAX];              /* the listed entry of a metric */
+static unsigned char metric_settled[MPIT_METRICS_MAX]; /* its source was picked while MPI runs */
 /* the last rescan's word on each metric source: the MPI maintains it */
 static unsigned char metric_collecting[MPIT_METRICS_MAX][MPIT_METRIC_SOURCES];
 /* MPI_T_init_thread: 0 not tried, 1 in progress, 2 done, 3 failed */
@@ -49,6 +52,8 @@ typedef struct scan_snapshot {
     unsigned char *valid;   /* info[i] could be read */
     /* metric i, source s is a pvar the MPI collects */
     unsigned char collecting[MPIT_METRICS_MAX][MPIT_METRIC_SOURCES];
+    int num_checked;         /* entries [0, num_checked) were looked for in MPI_T */
+    unsigned char *vanished; /* entry i is a variable MPI_T no longer has */
 } scan_snapshot_t;
 
 static const char event_prefix[] = "event.";
@@ -74,8 +79,9 @@ void mpit_catalog_clear(void)
     atomic_store(&size, 0);
     atomic_store(&scanned, 0);
     atomic_store(&settled, 0);
-    num_listed = events_listed = 0;
+    num_listed = events_listed = scanned_before_init = 0;
     memset(metric_listed, 0, sizeof metric_listed);
+    memset(metric_settled, 0, sizeof metric_settled);
     const mpit_backend_t *b = mpit_backend();
     int ready = atomic_exchange(&mpit_state, MPIT_INIT_NONE) == MPIT_INIT_DONE;
     pthread_mutex_unlock(&lock);
@@ -84,9 +90,13 @@ void mpit_catalog_clear(void)
 
 int mpit_catalog_num_listed(void) { return num_listed; }
 
+/* The entry a code names: a resolved pending entry stands for the one its
+ * name means. */
 const mpit_entry_t *mpit_catalog_get(int code)
 {
-    return code >= 0 && code < atomic_load(&size) ? entries[code] : NULL;
+    if (code < 0 || code >= atomic_load(&size)) return NULL;
+    int alias = __atomic_load_n(&entries[code]->alias, __ATOMIC_ACQUIRE);
+    return alias ? entries[alias - 1] : entries[code];
 }
 
 static int append(mpit_entry_t *e)
@@ -186,6 +196,39 @@ static int in_metric_namespace(const char *base)
     return upper;
 }
 
+/* ---- where counting starts ------------------------------------------- */
+
+/* A set started before MPI_Init counts from MPI_Init what MPI keeps from
+ * MPI_Init on (continuous variables, levels, SPCs attached from MPI_Init and
+ * read as they are).  Two sources count only from what the component does
+ * once MPI runs, and it cannot act inside MPI_Init (it does not wrap it): an
+ * MPI_T handle of a counter that is not continuous counts only from its
+ * start, and MPI_T event callbacks exist only once registered.  Those are
+ * started at the first PAPI call on the set after MPI_Init, and the
+ * description says so (issue 31, case 3). */
+static const char *late_start_reason(const mpit_entry_t *e)
+{
+    static const int counted_by_handle[MPIT_CLASS_COUNT] = {
+        [MPIT_CLASS_COUNTER] = 1, [MPIT_CLASS_AGGREGATE] = 1, [MPIT_CLASS_TIMER] = 1};
+    if (e->source == MPIT_SOURCE_EVENT) return "MPI_T event callbacks can be registered only once MPI runs";
+    if (e->source == MPIT_SOURCE_PVAR && !e->info.continuous && e->info.cls >= 0 &&
+        e->info.cls < MPIT_CLASS_COUNT && counted_by_handle[e->info.cls])
+        return "an MPI_T handle of this variable counts only while started";
+    return NULL;
+}
+
+static void note_counting_start(mpit_entry_t *e)
+{
+    const char *why = late_start_reason(e);
+    size_t used = strlen(e->description);
+    if (why && !strstr(e->description, "counts it from the first PAPI call"))
+        snprintf(
+            e->description + used, sizeof e->description - used,
+            " Started before MPI_Init, its event set counts it from the first PAPI call on that set after "
+            "MPI_Init (%s; the component does not act inside MPI_Init).",
+            why);
+}
+
 /* ---- pvars ---------------------------------------------------------- */
 
 /* Fills the derived fields of a pvar entry from its MPI_T info. */
@@ -252,6 +295,7 @@ static void scan_pvars(const scan_snapshot_t *snap)
         if (!e) break;
         e->info = *info;
         describe_pvar(e);
+        note_counting_start(e);
         /* MPICH registers a TIMER and a COUNTER under one name: one keeps
          * the plain name, the other is named with its class.  Both arrive
          * in the same MPI_Init, before anyone can have looked the name up. */
@@ -303,6 +347,7 @@ static void list_events(void)
             ev, mpit_events_type_desc(i));
         e->units = "events";
         e->listed = 1;
+        note_counting_start(e);
         append(e);
     }
     for (int id = 0; id < mpit_events_num_derived(); id++) {
@@ -314,6 +359,7 @@ static void list_events(void)
         if (!e) return;
         fill_event_entry(e, id);
         e->listed = 1;
+        note_counting_start(e);
         append(e);
     }
 }
@@ -369,15 +415,39 @@ static int pick_metric_source(const mpit_metric_t *m, const unsigned char *colle
                 sampled ? ", the largest value seen when read (sampled): this MPI publishes the current "
                           "length only, so a peak between reads is missed"
                         : "");
+        note_counting_start(e);
         return 0;
     }
     return -1;
 }
 
+/* A metric listed before MPI_Init picked its source among what MPI_T showed
+ * then, and MPI_Init replaces that (Open MPI closes the components it does
+ * not select, and 4.1 its pml monitoring): once MPI runs it is picked again,
+ * in place, so that its code and name keep one meaning; or it is refused
+ * with the reason a name looked up after MPI_Init gets. */
+static void repick_metric(int i, const scan_snapshot_t *snap)
+{
+    mpit_entry_t *e = entries[metric_code[i]], *fresh = new_entry(MPIT_KIND_METRIC, mpit_metrics[i].name);
+    if (!fresh) return;
+    metric_settled[i] = 1;
+    if (pick_metric_source(&mpit_metrics[i], snap->collecting[i], 0, fresh) == 0) {
+        fresh->listed = 1;
+        fresh->base = e->base;
+        *e = *fresh;
+    } else {
+        snprintf(e->unusable, sizeof e->unusable, "%s is not available on the running %s: it %s",
+                 mpit_metrics[i].name, mpit_backend()->family, mpit_metrics[i].needs);
+    }
+    free(fresh);
+}
+
 static void list_metrics(const scan_snapshot_t *snap)
 {
+    int running = snap->state == MPIT_MPI_RUNNING;
     memcpy(metric_collecting, snap->collecting, sizeof metric_collecting);
     for (int i = 0; i < mpit_num_metrics && i < (int)sizeof metric_listed; i++) {
+        if (metric_listed[i] && !metric_settled[i] && running) repick_metric(i, snap);
         if (metric_listed[i]) continue;
         mpit_entry_t *e = new_entry(MPIT_KIND_METRIC, mpit_metrics[i].name);
         if (!e) return;
@@ -386,8 +456,9 @@ static void list_metrics(const scan_snapshot_t *snap)
             continue;
         }
         metric_listed[i] = 1;
+        metric_settled[i] = running;
         e->listed = 1;
-        append(e);
+        metric_code[i] = append(e);
     }
 }
 
@@ -398,6 +469,20 @@ static int maintained(const mpit_backend_t *b, int state, const char *name)
     char why[MPIT_WHY_LEN];
     return (!b->pvar_collecting || state != MPIT_MPI_RUNNING || b->pvar_collecting(name)) &&
            !(b->pvar_unavailable && b->pvar_unavailable(name, why, sizeof why));
+}
+
+/* Once MPI runs, after a listing before MPI_Init: the variables listed
+ * then that MPI_Init removed (Open MPI closes the components it does not
+ * select, 4.1 its pml monitoring too), by name and class. */
+static void find_vanished(const mpit_backend_t *b, scan_snapshot_t *snap)
+{
+    int n = atomic_load(&size), index;
+    snap->vanished = calloc((size_t)n + 1, 1);
+    if (!snap->vanished) return;
+    for (int i = 0; i < n; i++)
+        if (entries[i]->kind == MPIT_KIND_PVAR && entries[i]->listed)
+            snap->vanished[i] = b->pvar_index(entries[i]->info.name, entries[i]->info.cls, &index) != MPIT_OK;
+    snap->num_checked = n;
 }
 
 /* The MPI side of a rescan; 0 when MPI_T cannot be used now. */
@@ -417,6 +502,8 @@ static int collect(scan_snapshot_t *snap)
         if (!snap->info || !snap->valid) n = 0, snap->num = snap->from;
         for (int i = 0; i < n; i++) snap->valid[i] = b->pvar_info(snap->from + i, &snap->info[i]) == MPIT_OK;
     }
+    if (snap->state == MPIT_MPI_RUNNING && scanned_before_init && !atomic_load(&settled))
+        find_vanished(b, snap);
     if (snap->state == MPIT_MPI_RUNNING) mpit_events_setup();
     for (int i = 0; i < mpit_num_metrics && i < (int)(sizeof snap->collecting / sizeof snap->collecting[0]);
          i++)
@@ -432,6 +519,15 @@ static int collect(scan_snapshot_t *snap)
 static void merge_locked(const scan_snapshot_t *snap)
 {
     if (!mpit_backend()) return;
+    /* gone from MPI_T: no longer listed, nor a metric's source; a name
+     * looked up is told so when it is bound */
+    for (int i = 0; i < snap->num_checked; i++)
+        if (snap->vanished[i] && entries[i]->listed) {
+            SUBDBG("mpit: %s vanished from MPI_T in MPI_Init\n", entries[i]->name);
+            entries[i]->listed = 0;
+            num_listed--;
+        }
+    if (snap->state == MPIT_MPI_NOT_STARTED && snap->num > snap->from) scanned_before_init = 1;
     scan_pvars(snap);
     if (snap->state == MPIT_MPI_RUNNING) list_events();
     list_metrics(snap);
@@ -454,6 +550,7 @@ static void rescan_locked(void)
     }
     free(snap->info);
     free(snap->valid);
+    free(snap->vanished);
     free(snap);
 }
 
@@ -668,6 +765,7 @@ static int lookup_event(const mpit_name_t *parsed, const char *canonical, char *
     snprintf(tmp.description, sizeof tmp.description, "%s of element %s of the MPI_T event %s since start",
              parsed->agg == MPIT_AGG_SUM ? "Sum" : "Maximum", parsed->agg_elem, rest);
     tmp.units = "";
+    note_counting_start(&tmp);
     return appended_variant(&tmp, base, parsed, canonical);
 }
 
@@ -757,19 +855,86 @@ static int lookup_pvar(const mpit_name_t *parsed, const char *canonical, char *w
     return PAPI_ENOEVNT;
 }
 
+/* "there is no portable metric named X; did you mean Y?" */
+static int no_such_metric(const char *base, char *why, int why_len)
+{
+    mpit_suggestion_t sug;
+    mpit_suggest_begin(&sug, base);
+    for (int i = 0; i < mpit_num_metrics; i++) mpit_suggest_offer(&sug, mpit_metrics[i].name);
+    snprintf(why, why_len, "there is no portable metric named %s", base);
+    mpit_suggest_append(&sug, why, (size_t)why_len);
+    return PAPI_ENOEVNT;
+}
+
+/* What launchers tell each process of the job's size before MPI_Init
+ * (Open MPI's mpirun, MPICH's Hydra): a :peer= beyond it is refused when
+ * it is added, not once MPI runs. */
+static const char *const launcher_size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+
+static int launcher_size(void)
+{
+    for (size_t i = 0; i < sizeof launcher_size_vars / sizeof launcher_size_vars[0]; i++) {
+        const char *v = getenv(launcher_size_vars[i]);
+        char *end;
+        long n = v ? strtol(v, &end, 10) : 0;
+        if (v && *v && !*end && n > 0 && n < 1 << 30) return (int)n;
+    }
+    return 0;
+}
+
+/* Before MPI_Init: what a name's form alone says is wrong, without the
+ * MPI's variables (which may not be known yet): PAPI_OK or an error. */
+static int check_form(const mpit_name_t *parsed, char *why, int why_len)
+{
+    const mpit_metric_t *m = mpit_metric_find(parsed->base);
+    if (!m && in_metric_namespace(parsed->base)) return no_such_metric(parsed->base, why, why_len);
+    if (!m && parsed->peer >= 0) {
+        snprintf(why, why_len,
+                 ":peer= applies to portable metrics; for a variable, :elem=<index> takes one element");
+        return PAPI_EINVAL;
+    }
+    if (!m && is_event_name(parsed->base)) {
+        int derived = strncmp(parsed->base, derived_prefix, sizeof derived_prefix - 1) == 0;
+        if (parsed->elem >= 0 || parsed->cls >= 0 || parsed->comm != MPIT_COMM_WORLD ||
+            (derived && parsed->agg != MPIT_AGG_NONE)) {
+            snprintf(why, why_len, "%s takes only the qualifiers :sum=<element> and :max=<element>%s",
+                     parsed->base, derived ? " (and only on event.<name>)" : "");
+            return PAPI_EINVAL;
+        }
+        return PAPI_OK;
+    }
+    if (!m) {
+        if (parsed->agg == MPIT_AGG_NONE) return PAPI_OK;
+        snprintf(why, why_len, ":sum= and :max= apply to event counters, not to the variable %s",
+                 parsed->base);
+        return PAPI_EINVAL;
+    }
+    if (parsed->elem >= 0 || parsed->cls >= 0 || parsed->comm != MPIT_COMM_WORLD || parsed->agg) {
+        snprintf(why, why_len, "the portable metric %s takes no qualifier but :peer=<rank>", m->name);
+        return PAPI_EINVAL;
+    }
+    if (parsed->peer < 0) return PAPI_OK;
+    int has_peer_source = 0, ranks = launcher_size();
+    for (int s = 0; s < MPIT_METRIC_SOURCES; s++) has_peer_source |= m->sources[s].per_peer;
+    if (!has_peer_source) {
+        snprintf(why, why_len, "the portable metric %s has no source per peer, so no :peer=", m->name);
+        return PAPI_EINVAL;
+    }
+    if (ranks && parsed->peer >= ranks) {
+        snprintf(why, why_len,
+                 "%s: the job has %d ranks (0 to %d), as its launcher says; :peer=%d is out of range",
+                 m->name, ranks, ranks - 1, parsed->peer);
+        return PAPI_EINVAL;
+    }
+    return PAPI_OK;
+}
+
 /* Returns a code (>= 0) or a PAPI error. */
 static int resolve_name(const mpit_name_t *parsed, const char *canonical, char *why, int why_len)
 {
     const mpit_metric_t *m = mpit_metric_find(parsed->base);
     if (m) return lookup_metric(m, parsed, canonical, why, why_len);
-    if (in_metric_namespace(parsed->base)) {
-        mpit_suggestion_t sug;
-        mpit_suggest_begin(&sug, parsed->base);
-        for (int i = 0; i < mpit_num_metrics; i++) mpit_suggest_offer(&sug, mpit_metrics[i].name);
-        snprintf(why, why_len, "there is no portable metric named %s", parsed->base);
-        mpit_suggest_append(&sug, why, (size_t)why_len);
-        return PAPI_ENOEVNT;
-    }
+    if (in_metric_namespace(parsed->base)) return no_such_metric(parsed->base, why, why_len);
     if (parsed->peer >= 0) {
         snprintf(why, why_len,
                  ":peer= applies to portable metrics; for a variable, :elem=<index> takes one element");
@@ -824,16 +989,28 @@ static int judged_now(const mpit_name_t *parsed, char *why, int why_len)
     return 1;
 }
 
-/* Resolves a parsed name under the lock; *pending set when the name was
- * accepted for later (its sources must then be requested). */
-static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int state, int *code, int *pending,
-                         char *why, int why_len)
+/* The pending entry of this canonical name (resolved or not), or -1. */
+static int find_pending(const char *canonical)
 {
-    int found = find_exact(canonical, 1);
-    if (found >= 0 && entries[found]->kind != MPIT_KIND_PENDING) {
+    int n = atomic_load(&size);
+    for (int i = 0; i < n; i++)
+        if (entries[i]->kind == MPIT_KIND_PENDING && strcmp(entries[i]->name, canonical) == 0) return i;
+    return -1;
+}
+
+/* Resolves a parsed name under the lock; *pending set when the name was
+ * accepted for later (its sources must then be requested).  deferred: names
+ * wait for MPI_Init whatever MPI_T knows now (a listing may have initialised
+ * it, but MPI_Init replaces what it saw), so each is one pending entry. */
+static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int state, int deferred, int *code,
+                         int *pending, char *why, int why_len)
+{
+    int found = deferred ? -1 : find_exact(canonical, 0);
+    if (found >= 0) {
         *code = found;
         return PAPI_OK;
     }
+    found = find_pending(canonical);
     if (state == MPIT_MPI_FINALIZED && found >= 0) {
         /* known during the MPI session: an event set started now reads 0 */
         *code = found;
@@ -843,15 +1020,19 @@ static int lookup_locked(const mpit_name_t *parsed, const char *canonical, int s
         snprintf(why, why_len, "MPI is already finalized: MPI_T can no longer be used in this process");
         return PAPI_ENOEVNT;
     }
-    int c = resolve_name(parsed, canonical, why, why_len);
+    if (state == MPIT_MPI_NOT_STARTED) {
+        int err = check_form(parsed, why, why_len);
+        if (err != PAPI_OK) return err;
+        if (found >= 0) {
+            *code = found; /* still pending */
+            return PAPI_OK;
+        }
+    }
+    int c = deferred ? PAPI_ENOEVNT : resolve_name(parsed, canonical, why, why_len);
     if (c >= 0) {
         *code = c;
         return PAPI_OK;
     }
-    if (found >= 0 && state == MPIT_MPI_NOT_STARTED) {
-        *code = found;
-        return PAPI_OK;
-    } /* still pending */
     if (c == PAPI_ENOEVNT && state == MPIT_MPI_NOT_STARTED && !judged_now(parsed, why, why_len)) {
         /* Many variables and all events appear only during MPI_Init: accept
          * the name now and resolve it when the event set starts. */
@@ -889,7 +1070,26 @@ int mpit_catalog_mpit_deferred(void)
 {
     const mpit_backend_t *b = mpit_backend();
     return b && b->mpit_costly_before_mpi && atomic_load(&deferral_allowed) &&
-           atomic_load(&mpit_state) != MPIT_INIT_DONE && b->mpi_state() == MPIT_MPI_NOT_STARTED;
+           b->mpi_state() == MPIT_MPI_NOT_STARTED;
+}
+
+/* A listing before MPI_Init initialised MPI_T on an MPI that reads its
+ * parameters then (Open MPI registers every component's when MPI_T starts):
+ * what a name asks the MPI for (monitoring on, an SPC attached) would come
+ * too late for MPI_Init, and MPI_Init would close what the listing saw.  So
+ * MPI_T is finalized again before a name waits for MPI_Init: MPI_Init then
+ * starts from the parameters the names set, as it does without a listing,
+ * and the catch-up starts MPI_T afresh (every index scanned again). */
+static void release_listing_mpit(const mpit_backend_t *b)
+{
+    pthread_mutex_lock(&scan_lock);
+    if (atomic_load(&mpit_state) == MPIT_INIT_DONE && b->mpi_state() == MPIT_MPI_NOT_STARTED) {
+        b->shutdown();
+        atomic_store(&mpit_state, MPIT_INIT_NONE);
+        atomic_store(&scanned, 0);
+        SUBDBG("mpit: MPI_T finalized again before MPI_Init: names wait for it\n");
+    }
+    pthread_mutex_unlock(&scan_lock);
 }
 
 int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
@@ -901,53 +1101,58 @@ int mpit_catalog_lookup(const char *text, int *code, char *why, int why_len)
     if (!b) return PAPI_ECMP;
     if (mpit_name_parse(text, &parsed, why, why_len) != MPIT_NAME_OK) return PAPI_EINVAL;
     mpit_name_format(&parsed, canonical, sizeof canonical);
-    pthread_mutex_lock(&lock);
-    int found = find_exact(canonical, 0);
-    pthread_mutex_unlock(&lock);
-    if (found >= 0) {
-        *code = found;
-        return PAPI_OK;
+    if (!mpit_catalog_mpit_deferred()) {
+        pthread_mutex_lock(&lock);
+        int found = find_exact(canonical, 0);
+        pthread_mutex_unlock(&lock);
+        if (found >= 0) {
+            *code = found;
+            return PAPI_OK;
+        }
     }
     int settled_now = mpit_catalog_settle(); /* the first lookup after MPI_Init waits for the catch-up */
-    int state = b->mpi_state(), pending = 0;
-    if (settled_now || !mpit_catalog_mpit_deferred()) mpit_catalog_rescan(); /* MPI_T may have grown */
+    int state = b->mpi_state(), pending = 0, deferred = mpit_catalog_mpit_deferred();
+    if (settled_now || !deferred) mpit_catalog_rescan(); /* MPI_T may have grown */
     pthread_mutex_lock(&lock);
-    int err =
-        mpit_backend() ? lookup_locked(&parsed, canonical, state, code, &pending, why, why_len) : PAPI_ECMP;
+    int err = mpit_backend()
+                  ? lookup_locked(&parsed, canonical, state, deferred, code, &pending, why, why_len)
+                  : PAPI_ECMP;
     if (err != PAPI_OK && atomic_load(&mpit_state) != MPIT_INIT_DONE && mpit_init_why[0])
         snprintf(why, why_len, "MPI_T cannot be used: %s", mpit_init_why); /* the cause, not its effect */
     pthread_mutex_unlock(&lock);
+    if (pending && deferred) release_listing_mpit(b);
     if (pending) request_sources(b, &parsed); /* tells MPI: outside the lock */
     return err;
 }
 
-/* Pending entry i becomes a copy of what its name means now that MPI runs,
- * under its own code; or it keeps why it cannot. */
+/* Pending entry i now stands for the one entry its name means now that MPI
+ * runs (the entry already known by that name, else the one resolving it
+ * makes, every qualifier kept), or keeps why it cannot. */
 static void resolve_one_locked(int i)
 {
     mpit_entry_t *p = entries[i];
-    char canonical[sizeof p->name], why[sizeof p->resolve_why];
-    snprintf(canonical, sizeof canonical, "%s", p->name);
-    why[0] = '\0';
-    int c = resolve_name(&p->parsed, canonical, why, (int)sizeof why);
+    char why[sizeof p->resolve_why] = "";
+    int c = find_exact(p->name, 0);
+    if (c < 0) c = resolve_name(&p->parsed, p->name, why, (int)sizeof why);
     if (c < 0) {
         p->resolve_err = c;
         snprintf(p->resolve_why, sizeof p->resolve_why, "%s", why);
         return;
     }
-    mpit_name_t parsed = p->parsed;
-    memcpy(p, entries[c], sizeof *p);
-    p->parsed = parsed;
-    snprintf(p->name, sizeof p->name, "%s", canonical);
-    p->listed = 0;
-    p->base = c;
+    SUBDBG("mpit: %s (code %d) resolved to code %d\n", p->name, i, c);
+    __atomic_store_n(&p->alias, c + 1, __ATOMIC_RELEASE);
+}
+
+static int unresolved(const mpit_entry_t *e)
+{
+    return e->kind == MPIT_KIND_PENDING && !e->resolve_err && !__atomic_load_n(&e->alias, __ATOMIC_ACQUIRE);
 }
 
 static void resolve_pending_locked(void)
 {
     int n = atomic_load(&size); /* resolving may append variants: those are never pending */
     for (int i = 0; i < n; i++)
-        if (entries[i]->kind == MPIT_KIND_PENDING && !entries[i]->resolve_err) resolve_one_locked(i);
+        if (unresolved(entries[i])) resolve_one_locked(i);
 }
 
 int mpit_catalog_resolve(int code, char *why, int why_len)
@@ -964,14 +1169,10 @@ int mpit_catalog_resolve(int code, char *why, int why_len)
         return PAPI_ENOEVNT;
     }
     pthread_mutex_lock(&lock);
-    int err = PAPI_OK;
-    if (e->kind == MPIT_KIND_PENDING) {
-        if (!e->resolve_err) resolve_one_locked(code); /* named after the catch-up, before MPI_Finalize */
-        if (e->kind == MPIT_KIND_PENDING) {
-            err = e->resolve_err;
-            snprintf(why, why_len, "%s", e->resolve_why);
-        }
-    }
+    mpit_entry_t *p = entries[code];
+    if (unresolved(p)) resolve_one_locked(code); /* named after the catch-up, before MPI_Finalize */
+    int err = p->alias ? PAPI_OK : p->resolve_err ? p->resolve_err : PAPI_ENOEVNT;
+    if (err != PAPI_OK) snprintf(why, why_len, "%s", p->resolve_why);
     pthread_mutex_unlock(&lock);
     return err;
 }

@@ -56,6 +56,10 @@ typedef struct mpit_entry {
     int mend_code[2];      /* catalog codes of the level and the length */
     int resolve_err;       /* pending, and MPI_Init did not bring it: the PAPI error */
     char resolve_why[512]; /* and why */
+    /* pending and resolved: 1 + the code of the one entry its name means
+     * (the catch-up sets it once, release; mpit_catalog_get follows it), so
+     * that a name is one entry, whole, however and whenever it was given */
+    int alias;
 } mpit_entry_t;
 
 void mpit_catalog_clear(void);
@@ -77,10 +81,11 @@ int mpit_catalog_next_listed(int code);
  * -1 when the event has no q-th qualifier. */
 int mpit_catalog_qualifier(int code, int q, char *name, int name_len, char *what, int what_len);
 
-/* 1 while MPI_T is left alone: before MPI_Init, on an MPI whose
- * MPI_T_init_thread costs far more then (Open MPI), unless a listing has
- * initialised it.  Names are then accepted pending and bound from zero once
- * MPI runs, so nothing is lost; no MPI_T session exists yet. */
+/* 1 while names wait for MPI_Init: before it, on an MPI whose
+ * MPI_T_init_thread costs far more then and whose variables MPI_Init
+ * replaces (Open MPI), whether or not a listing has initialised MPI_T.
+ * Names are then accepted pending (their sources requested from the MPI)
+ * and bound from zero once MPI runs; no MPI_T session exists yet. */
 int mpit_catalog_mpit_deferred(void);
 /* A process that only lists (MPI loaded by us, never initialised) does not defer. */
 void mpit_catalog_allow_deferral(int allowed);

@@ -96,6 +96,21 @@ static int bind_mend(mpit_control_t *cs, mpit_slot_t *s, const mpit_entry_t *e, 
     return PAPI_OK;
 }
 
+/* An MPI may bind a variable to an object it keeps no data for, and fail
+ * every read of it (Open MPI's coll monitoring keeps data for
+ * MPI_COMM_WORLD only): tried once at bind, so that it is refused when
+ * added, like a hardware counter that cannot be opened, rather than fail
+ * reads.  A handle that is not continuous is read started (unstarted, Open
+ * MPI returns a cached value without asking the variable). */
+static int readable(mpit_slot_t *s)
+{
+    const mpit_backend_t *b = mpit_backend();
+    if (!s->continuous) b->handle_start(s->handle);
+    int ok = b->handle_read(s->handle, s->raw) == MPIT_OK;
+    if (!s->continuous) b->handle_stop(s->handle);
+    return ok;
+}
+
 /* Binds one slot to its source.  Returns PAPI_OK (with *waits set when the
  * slot can be bound only once MPI runs) or a PAPI error with why. */
 static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, char *why, int why_len)
@@ -170,6 +185,14 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
     size_t width = mpit_dtype_size(s->dtype);
     s->raw = calloc((size_t)s->count, width ? width : 8);
     if (!s->raw) return PAPI_ENOMEM;
+    if (!readable(s)) {
+        snprintf(why, why_len,
+                 "the MPI binds %s to MPI_COMM_%s but cannot read it there (MPI_T_pvar_read failed)%s",
+                 e->name, e->parsed.comm == MPIT_COMM_SELF ? "SELF" : "WORLD",
+                 e->parsed.comm == MPIT_COMM_SELF ? "; the variable without :comm=self may be read" : "");
+        s->handle = NULL;
+        return PAPI_ECMP;
+    }
     return e->mended ? bind_mend(cs, s, e, why, why_len) : PAPI_OK;
 }
 
@@ -228,6 +251,7 @@ int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why
     memset(cs->slot, 0, sizeof cs->slot);
     cs->num = num;
     cs->failed = -1;
+    cs->read_failed = 0;
     for (int i = 0; i < num; i++) {
         cs->slot[i].code = codes[i];
         cs->slot[i].shared_key = -1;
@@ -397,6 +421,9 @@ static void catch_up_after_init(mpit_control_t *cs)
             }
         }
         if (err != PAPI_OK) {
+            /* refused, as PAPI_add_event would have refused it once MPI
+             * ran, on stderr: no read can say it (PAPI_stop reads first, and
+             * a set whose read fails can never be stopped); the others count */
             mpit_warn("%s: cannot count after MPI_Init: %s; it reads 0", mpit_catalog_get(s->code)->name,
                       why);
             free(s->raw);
@@ -409,25 +436,33 @@ static void catch_up_after_init(mpit_control_t *cs)
     mpit_read_plan(cs);
 }
 
-/* The first call of any kind after MPI_Init binds what came with it. */
+/* The first call of any kind after MPI_Init binds what came with it; never
+ * from a signal handler (binding allocates and calls MPI). */
 static void catch_up(mpit_control_t *cs)
 {
     if (cs->bound_before_mpi && cs->running && !gone() && !mpit_guard_in_signal()) catch_up_after_init(cs);
 }
 
-/* Hot path: TAU calls this on every region entry and exit. */
-int mpit_control_read(mpit_control_t *cs, long long **values)
+void mpit_control_catch_up(mpit_control_t *cs)
 {
-    *values = cs->values;
-    if (gone()) return PAPI_OK;             /* last values: MPI may have freed the storage */
-    if (cs->bound_before_mpi) catch_up(cs); /* never from a signal handler: binding allocates and calls MPI */
-    mpit_read_all(cs);
-    return PAPI_OK;
+    if (cs->bound_before_mpi) catch_up(cs);
+}
+
+/* A read that failed for one variable said so by its code only (no I/O
+ * in a read): the next call outside the read names it. */
+static void say_read_failed(mpit_control_t *cs)
+{
+    if (!cs->read_failed) return;
+    const mpit_entry_t *e = mpit_catalog_get(cs->slot[cs->read_failed - 1].code);
+    mpit_warn("%s: MPI_T_pvar_read failed: it kept its last value; the other events of the set were read",
+              e ? e->name : "an event");
+    cs->read_failed = 0;
 }
 
 int mpit_control_stop(mpit_control_t *cs)
 {
     catch_up(cs);
+    say_read_failed(cs);
     cs->running = 0;
     cs->fresh = 0;
     if (gone()) return PAPI_OK;
@@ -443,6 +478,7 @@ int mpit_control_reset(mpit_control_t *cs)
         return PAPI_OK;
     }
     catch_up(cs);
+    say_read_failed(cs);
     /* after a read (TAU's read + reset, PAPI_accum): from that read's values,
      * with no call into MPI */
     if (!mpit_read_reset_from_last(cs)) {
@@ -455,6 +491,7 @@ int mpit_control_reset(mpit_control_t *cs)
 
 void mpit_control_cleanup(mpit_control_t *cs)
 {
+    say_read_failed(cs);
     unbind(cs); /* the backend frees no MPI_T state once MPI is finalized */
     cs->num = 0;
 }

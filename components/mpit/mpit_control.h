@@ -51,15 +51,19 @@ typedef struct mpit_control {
      * num_plain single 64-bit current values (a start of 0): their values
      * come from one tight loop over counter_start/counter_last */
     int num_pvars, num_counters, num_plain;
-    mpit_batch_t *batch;                          /* the backend's copy of handles and buffers */
-    int (*batch_read)(const mpit_batch_t *batch); /* the backend's, taken with the plan */
+    mpit_batch_t *batch; /* the backend's copy of handles and buffers */
+    int (*batch_read)(const mpit_batch_t *batch, uint64_t *failed); /* the backend's, taken with the plan */
     mpit_handle_t *pvar_handles[MPIT_MAX_EVENTS];
     void *pvar_bufs[MPIT_MAX_EVENTS];
     unsigned char pvar_slot[MPIT_MAX_EVENTS];
     int64_t counter_start[MPIT_MAX_EVENTS];
     int64_t counter_last[MPIT_MAX_EVENTS];
     int needs_now; /* some event counter reads the clock */
-    int fresh;     /* the last call was a complete read: a reset can take its values */
+    /* 1 + a slot whose read failed (its value kept), said on stderr by the
+     * next call outside the read (no I/O in a read; and no error code:
+     * PAPI_stop reads first, and a set whose read fails cannot be stopped) */
+    int read_failed;
+    int fresh; /* the last call was a complete read: a reset can take its values */
 } mpit_control_t;
 
 /* MPI is finalizing: from now on reads return the last values. */
@@ -69,9 +73,11 @@ extern atomic_int mpit_control_gone; /* set by it (read inline on the read path)
 /* Replaces the events of the set; checks each can be added. */
 int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why, int why_len);
 int mpit_control_start(mpit_control_t *cs, char *why, int why_len);
-/* The read of a set started before MPI_Init (bind once MPI runs) or after
- * MPI is finalized (the last values); mpit_read_set answers the others. */
-int mpit_control_read(mpit_control_t *cs, long long **values);
+/* A set started before MPI_Init, once MPI runs: binds what waited for
+ * MPI_Init (the set's part of the catch-up), at the first call on the set
+ * after MPI_Init, before that call does its own work; no-op otherwise.  A
+ * read (mpit_read_set) never binds. */
+void mpit_control_catch_up(mpit_control_t *cs);
 int mpit_control_stop(mpit_control_t *cs);
 int mpit_control_reset(mpit_control_t *cs);
 void mpit_control_cleanup(mpit_control_t *cs);

@@ -242,6 +242,25 @@ void mpit_read_others(mpit_control_t *cs, int first, int got)
     }
 }
 
+int mpit_read_partial(mpit_control_t *cs, int rc, uint64_t failed)
+{
+    cs->fresh = 0;
+    if (rc == MPIT_ERR_GONE) failed = ~(uint64_t)0; /* MPI tearing down: the last values of them all */
+    for (int k = 0; k < cs->num_pvars; k++) {
+        int i = cs->pvar_slot[k];
+        if (failed >> k & 1) {
+            if (!cs->read_failed && rc != MPIT_ERR_GONE) cs->read_failed = 1 + i;
+            continue;
+        }
+        if (k < cs->num_plain)
+            cs->values[i] = cs->counter_last[k] - cs->counter_start[k];
+        else
+            apply_pvar(cs, i);
+    }
+    mpit_read_others(cs, cs->num_pvars, cs->num_pvars); /* the event counters */
+    return PAPI_OK;
+}
+
 int mpit_read_reset_from_last(mpit_control_t *cs)
 {
     if (!cs->fresh) return 0;

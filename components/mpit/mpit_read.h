@@ -28,28 +28,32 @@ void mpit_read_take_starts(mpit_control_t *cs);
  * no registers for it. */
 void mpit_read_others(mpit_control_t *cs, int first, int got);
 
+/* A batch read that failed (rc) for the variables in failed: each of
+ * them keeps its value (and is named on stderr later), the others are read. */
+int mpit_read_partial(mpit_control_t *cs, int rc, uint64_t failed);
+
 /* Hot path: reads every bound slot into cs->values; inline, so that the
  * component's PAPI_read makes one call, into the backend. */
-static inline void mpit_read_all(mpit_control_t *cs)
+static inline int mpit_read_all(mpit_control_t *cs)
 {
     int n = cs->num_pvars, c = cs->num_plain;
-    /* one failed read (MPI tearing down): keep the last values of them all */
-    int got = n && cs->batch_read(cs->batch) == MPIT_OK ? n : 0;
-    if (got < c) c = got;
+    uint64_t failed = 0;
+    int rc = n ? cs->batch_read(cs->batch, &failed) : MPIT_OK;
+    if (rc != MPIT_OK) return mpit_read_partial(cs, rc, failed);
     for (int k = 0; k < c; k++) cs->values[cs->pvar_slot[k]] = cs->counter_last[k] - cs->counter_start[k];
-    if (c < got || n < cs->num) mpit_read_others(cs, c, got);
-    cs->fresh = got == n;
+    if (c < n || n < cs->num) mpit_read_others(cs, c, n);
+    cs->fresh = 1;
+    return PAPI_OK;
 }
 
 /* The component's PAPI_read of a set (TAU and Caliper read on every region
- * entry and exit): inline, with one test for the rare cases. */
+ * entry and exit): inline, with one test for the rare cases.  It goes
+ * straight to the backend: no name is looked up, nothing is bound. */
 static inline int mpit_read_set(mpit_control_t *cs, long long **values)
 {
-    if (cs->bound_before_mpi || atomic_load_explicit(&mpit_control_gone, memory_order_acquire))
-        return mpit_control_read(cs, values);
     *values = cs->values;
-    mpit_read_all(cs);
-    return PAPI_OK;
+    if (atomic_load_explicit(&mpit_control_gone, memory_order_acquire)) return PAPI_OK; /* last values */
+    return mpit_read_all(cs);
 }
 
 /* PAPI_reset right after a complete read: the read's values become the

@@ -304,8 +304,9 @@ static mpit_batch_t *batch_create(mpit_handle_t *const *handles, void *const *bu
     return b;
 }
 
-static int batch_read(const mpit_batch_t *b)
+static int batch_read(const mpit_batch_t *b, uint64_t *failed)
 {
+    *failed = 0;
     if (b->n == 0) return MPIT_OK;
     if (!b->owner->alive) return MPIT_ERR_GONE;
     /* locals: the calls below cannot change them, the compiler cannot know */
@@ -313,9 +314,11 @@ static int batch_read(const mpit_batch_t *b)
     MPI_T_pvar_handle *const handles = b->handles;
     void **const bufs = b->bufs;
     const int n = b->n;
-    int err = MPI_SUCCESS;
-    for (int i = 0; i < n; i++) err |= PMPI_T_pvar_read(session, handles[i], bufs[i]);
-    return err == MPI_SUCCESS ? MPIT_OK : MPIT_ERR_MPI;
+    uint64_t bad = 0; /* one failed read decides for its own variable only */
+    for (int i = 0; i < n; i++)
+        bad |= (uint64_t)(PMPI_T_pvar_read(session, handles[i], bufs[i]) != MPI_SUCCESS) << i;
+    *failed = bad;
+    return bad ? MPIT_ERR_MPI : MPIT_OK;
 }
 
 static void batch_free(mpit_batch_t *b)

@@ -1,0 +1,6 @@
+/* t_paths.c after a walk of the whole component before MPI_Init (a tool's
+ * event chooser lists the events, then names some): every path must read
+ * what it reads without the walk.
+ * ranks: 2 4 */
+#define LISTING_FIRST 1
+#include "t_paths.c"
