@@ -16,31 +16,9 @@
  * flavors: openmpi-spc mpich-events
  * ranks: 2 4 */
 #include "check.h"
-
-#define TAG_GO   41
-#define TAG_DATA 42
-#define TAG_MARK 43
+#include "flood.h"
 
 enum { U1 = 6, U2 = 9 };
-
-/* Rank 0 sends n messages that rank 1 has not asked for yet, then a marker
- * rank 1 has asked for; rank 1 returns once all are in, then drains them. */
-static void flood(int n)
-{
-    int go = 0, mark = 0, data[U2];
-    MPI_Request r;
-    if (check_rank == 1) {
-        MPI_Irecv(&mark, 1, MPI_INT, 0, TAG_MARK, MPI_COMM_WORLD, &r);
-        MPI_Send(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD);
-        MPI_Wait(&r, MPI_STATUS_IGNORE); /* messages from one peer match in order */
-        for (int i = 0; i < n; i++)
-            MPI_Recv(&data[i], 1, MPI_INT, 0, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else if (check_rank == 0) {
-        MPI_Recv(&go, 1, MPI_INT, 1, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        for (int i = 0; i < n; i++) MPI_Send(&i, 1, MPI_INT, 1, TAG_DATA, MPI_COMM_WORLD);
-        MPI_Send(&mark, 1, MPI_INT, 1, TAG_MARK, MPI_COMM_WORLD);
-    }
-}
 
 int main(int argc, char **argv)
 {
@@ -61,9 +39,9 @@ int main(int argc, char **argv)
 #endif
     MPI_Comm_rank(MPI_COMM_WORLD, &check_rank);
     int openmpi = check_is_openmpi();
-    flood(U1); /* no PAPI call on this rank since MPI_Init */
+    flood(check_rank, U1, NULL); /* no PAPI call on this rank since MPI_Init */
     CHECK_PAPI(PAPI_read(es, &first));
-    flood(U2);
+    flood(check_rank, U2, NULL);
     CHECK_PAPI(PAPI_read(es, &second));
     CHECK_PAPI(PAPI_stop(es, &second));
     check_release(1); /* keeps the other ranks' later collectives out of the count */
