@@ -8,7 +8,7 @@
 # - srun --mpi=pmix -n 4 papi-mpit-report gives the same report as mpirun
 #   -np 4: report.json's events and values per rank, the metrics not
 #   provided with their reasons, the skipped events, the communication
-#   matrix and the command, and ranks.csv's columns, all but the timings
+#   matrix (asked for with --matrix) and the command, and ranks.csv's columns, all but the timings
 #   (TASK-CLOCK, cycles, elapsed and tool times) and the sampled queue maxima
 #   (what a read at some moment saw); the table is printed once.
 # - The launcher's rank detection before MPI_Init under srun (PMIX_RANK: no
@@ -114,9 +114,9 @@ srun_() { timeout 120 srun -n 4 -O --mpi=pmix "$@"; }
 
 # ---- the same program under mpirun and under srun
 M=20 B=1000
-timeout 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -o viampirun ./report_app -m $M -b $B >mpirun.out 2>mpirun.err
+timeout 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" --matrix -o viampirun ./report_app -m $M -b $B >mpirun.out 2>mpirun.err
 rc_m=$?
-srun_ "$wrap" -o viasrun ./report_app -m $M -b $B >srun.out 2>srun.err
+srun_ "$wrap" --matrix -o viasrun ./report_app -m $M -b $B >srun.out 2>srun.err
 rc_s=$?
 echo "--- srun's stderr"; cat srun.err
 if [ $rc_m = 0 ] && [ $rc_s = 0 ] && [ "$(grep -c '^papi-mpit-report: 4 ranks on 1 host' srun.err)" = 1 ]; then
