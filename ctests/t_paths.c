@@ -93,6 +93,8 @@ static const struct row {
     {"COMMS_CREATED", T_ZERO, 1},
     {"event.ompi.mpi.communicator_created", T_ZERO, 1},
     {"event.ompi.mpi.communicator_created:sum=size", T_ZERO, 1},
+    {"event.ompi.mpi.communicator_created:max=size", T_ZERO, 1},
+    {"derived.comms_created", T_ZERO, 1},
 };
 enum { NROWS = sizeof rows / sizeof rows[0] };
 _Static_assert(NROWS <= MAX_ROWS, "one set started before MPI_Init holds every row");

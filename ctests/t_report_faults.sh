@@ -45,6 +45,7 @@ same_as_base() {
     # it hangs up on the ranks still exiting and reports 1 (seen once, on
     # mpich-events under load: a rank's exit takes longer with the tool)
     ok "$name np=$np: status 1, mpiexec hung up on a rank still exiting after another returned $base"
+  elif [ $rc != "$base" ]; then
     fail "$name np=$np: status $rc with the tool, $base without"; cat "$name.err"
   else
     ok "$name np=$np${opts[*]:+ ${opts[*]}}: status $rc, as without the tool"
@@ -63,7 +64,7 @@ same_as_base kill 2 kill
 # spawn: children of another job reach their parents over TCP only (Open
 # MPI's shared-memory BTL joins one job's processes); Debian's MPICH 4.0.2
 # fails MPI_Comm_spawn here without the tool ("Error in spawn call"): then
-# there is nothing to compare, which is said
+# (on any MPI) there is nothing to compare, which is said
 spawn_opts=${MPIRUN_OPTS/btl self,vader/btl self,vader,tcp}
 spawn_opts=${spawn_opts/btl self,sm/btl self,sm,tcp}
 spawn_case() { # spawn_case NAME
@@ -71,7 +72,8 @@ spawn_case() { # spawn_case NAME
   MPIRUN_OPTS=$spawn_opts
   run -np 2 ./report_fault spawn >"$1.probe.out" 2>&1
   local probe=$?
-  if [ $probe != 0 ] && [ "$FAMILY" = mpich ]; then
+  if [ $probe != 0 ]; then
+    # (Debian 13's Open MPI 5.0.7 in its chroot: the spawn hangs now and then)
     echo "note: MPI_Comm_spawn fails on $FLAVOR without the tool (status $probe): $1 not compared"
   else
     same_as_base "$1" 2 spawn
