@@ -37,11 +37,13 @@ expect() {
   if [ $rc = "$want" ] && [ "$ours" = 1 ] && grep -Eq "^papi-mpit-report: $pat" "$name.err" \
     && ! grep -q '^usage:' "$name.err" && ! grep -q . "$name.out"; then
     ok "$name: exit $rc, one line: $(grep '^papi-mpit-report:' "$name.err")"
-  elif [ "$prrte" = yes ] && [ "${name%%-*}" = mpirun ] && [ $rc = 1 ] && [ "$ours" = 1 ] \
+  elif [ "$prrte" = yes ] && [ "${name%%-*}" = mpirun ] && [ $rc != 0 ] && [ "$ours" = 1 ] \
     && grep -Eq "^papi-mpit-report: $pat" "$name.err" && ! grep -q . "$name.out"; then
-    # Open MPI 5's mpirun (PRRTE) answers 1 now and then where the rank's
-    # status was 2 ("Abort is in progress"): its own status, not the script's
-    ok "$name: mpirun (PRRTE) exit 1 for the rank's 2, one line: $(grep '^papi-mpit-report:' "$name.err")"
+    # Open MPI 5's and 6's mpirun (PRRTE) answers 1, 255 or dies of its own
+    # abort ("Abort is in progress") now and then where the rank's status
+    # was 2: its own status, not the script's (each rank's 2 is checked
+    # alone above); the one line must still be there
+    ok "$name: mpirun (PRRTE) exit $rc for the rank's 2, one line: $(grep '^papi-mpit-report:' "$name.err")"
   else
     fail "$name: exit $rc (want $want), $ours lines of ours (want 1, matching '$pat'); stderr:"
     sed 's/^/    /' "$name.err"
@@ -110,10 +112,14 @@ echo '#include <mpi.h>
 int main(void) { MPI_Session s; return MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s); }' >has_sessions.c
 if $MPICC has_sessions.c -o has_sessions 2>/dev/null; then
   $MPICC -O2 -Wall "$here/sessions_app.c" -o sessions_app || fail "cannot build sessions_app"
+  run -np 3 ./sessions_app >sessions.base.out 2>&1
+  base=$?
   run -np 3 "$wrap" ./sessions_app >sessions.out 2>sessions.err
   rc=$?
   n=$(grep -c '^papi-mpit-report: ./sessions_app used MPI sessions without MPI_Init: nothing measured' sessions.err)
-  if [ $rc = 0 ] && [ "$n" = 1 ] && [ "$(grep -c '^papi-mpit-report:' sessions.err)" = 1 ] \
+  if [ $base != 0 ]; then
+    echo "note: sessions_app fails on $FLAVOR without the tool too (status $base): not compared"
+  elif [ $rc = 0 ] && [ "$n" = 1 ] && [ "$(grep -c '^papi-mpit-report:' sessions.err)" = 1 ] \
     && grep -q 'sessions: done' sessions.out; then
     ok "sessions without MPI_Init: one line at exit, exit 0"
   else
