@@ -45,6 +45,8 @@ static int wanted(void)
     return !(want && strcmp(want, "0") == 0);
 }
 
+int peers_wanted(void) { return wanted(); }
+
 void peers_announce(void)
 {
     int code;

@@ -10,6 +10,8 @@
 
 /* Before MPI_Init: asks the component to have the MPI count by peer. */
 void peers_announce(void);
+/* Whether the matrix is wanted (then MPI_T variables are read). */
+int peers_wanted(void);
 /* After MPI_Init, before the tool's own start-up communication. */
 void peers_begin(int rank, int nprocs);
 /* The counting window opens and closes (the matrix is what happens between). */
