@@ -8,6 +8,8 @@
 #   bench/report_collection.sh [runs] [rank counts...]   (default 5; 4 8 16 32 64 128)
 # bench/collection_model.py prints what the model of doc/performance.md
 # predicts for the same counts.
+# Open MPI runs as the tests run it (--mca btl self,vader --mca pml ob1), or
+# with its own defaults when LAUNCH=defaults.
 # Medians over runs, with the spread.  OLD_LIBDIR=DIR also runs the
 # interposer found in DIR (an older build) on the same runs, alternating.
 set -u
@@ -18,6 +20,7 @@ shift || :
 counts=${*:-4 8 16 32 64 128}
 flavor=${FLAVOR:-openmpi}
 flavor_vars "$flavor" || { echo "flavor $flavor is not installed"; exit 1; }
+case $flavor:${LAUNCH:-} in openmpi*:defaults) MPIRUN_OPTS="--allow-run-as-root --oversubscribe" ;; esac
 tool=$PREFIX/bin/papi-mpit-report
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset OMPI_MCA_mpi_spc_attach PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR
@@ -43,6 +46,7 @@ summary() {
 }
 
 echo "$flavor, $runs runs per rank count, tool_s.collection (median, spread), $(nproc) cores"
+echo "mpirun ${MPIRUN_OPTS:-(no options)}"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for np in $counts; do
   : >"new.$np"

@@ -3,6 +3,9 @@
 # MPI flavor present.  Run after scripts/build.sh:   bench/run.sh [iterations]
 #   bench/run.sh init [runs]     start-up cost (bench/init_cost.c), 4 ranks
 #   bench/run.sh report [rounds] the report tool on NetPIPE (report_latency.sh)
+#   bench/run.sh startup [runs]  what the report tool adds to MPI_Init (report_startup.sh)
+#   bench/run.sh overhead [runs] the report tool on compute rounds with an
+#                                allreduce every ~10 ms (report_overhead.sh)
 # Results go to stdout; doc/performance.md holds a recorded run.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,6 +14,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$BUILD/bench"
 
 [ "${1:-}" = report ] && exec "$top/bench/report_latency.sh" "${@:2}"
+[ "${1:-}" = startup ] && exec "$top/bench/report_startup.sh" "${@:2}"
+[ "${1:-}" = overhead ] && exec "$top/bench/report_overhead.sh" "${@:2}"
 
 # init: what the component adds to MPI_Init and to the first PAPI_read after
 # it.  One MPI_Init per process, so the three modes alternate, runs times;
