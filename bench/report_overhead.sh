@@ -15,7 +15,8 @@
 #   loop   the rounds alone, wall clock, the slowest rank
 #   round  the median round (ms), the slowest rank's: on a loaded machine the
 #          steady figure (a round that lost its core is an outlier there)
-# and the tool's cost as best/best and median/median; then, from the tool's
+# and the tool's cost as best/best, median/median and the median of each
+# run's ratio (tool / no tool, the two runs next to each other); then, from the tool's
 # report.json, its own figures, which the load does not blur as much: its
 # start-up and collection (tool_s) and its sampler thread's CPU time against
 # the run's duration (sampling.cpu_s_max / elapsed_s).  The machine's load
@@ -73,12 +74,14 @@ python3 - none.txt tool.txt own.txt <<'PY'
 import statistics, sys
 cols = ("job s", "cpu s", "loop s", "round ms")
 data = [[list(map(float, l.split())) for l in open(f) if l.strip()] for f in sys.argv[1:3]]
-print(f"{'':8} {'no tool best':>12} {'median':>8} {'tool best':>10} {'median':>8} {'best/best':>10} {'med/med':>8}")
+print(f"{'':8} {'no tool best':>12} {'median':>8} {'tool best':>10} {'median':>8} {'best/best':>10} {'med/med':>8} {'paired':>8}")
 for c, name in enumerate(cols):
     n = [r[c] for r in data[0]]
     t = [r[c] for r in data[1]]
     bn, bt, mn, mt = min(n), min(t), statistics.median(n), statistics.median(t)
-    print(f"{name:8} {bn:12.3f} {mn:8.3f} {bt:10.3f} {mt:8.3f} {100 * (bt / bn - 1):+9.1f}% {100 * (mt / mn - 1):+7.1f}%")
+    pr = statistics.median(y / x for x, y in zip(n, t))
+    print(f"{name:8} {bn:12.3f} {mn:8.3f} {bt:10.3f} {mt:8.3f} {100 * (bt / bn - 1):+9.1f}% {100 * (mt / mn - 1):+7.1f}%"
+          f" {100 * (pr - 1):+7.1f}%")
 own = [list(map(float, l.split())) for l in open(sys.argv[3]) if l.strip()]
 m = [statistics.median(r[c] for r in own) for c in range(4)]
 print(f"the tool's own (report.json, medians): start-up {1e3 * m[0]:.1f} ms (MPI_T_init_thread {1e3 * m[1]:.1f} ms), "
