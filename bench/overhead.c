@@ -80,7 +80,8 @@ int main(int argc, char **argv)
     qsort(round, (size_t)iters, sizeof *round, by_value);
     fig[2] = round[iters / 2];
     MPI_Reduce(fig, worst, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    if (rank == 0) printf("loop_s=%.6f cpu_s=%.6f round_ms=%.4f sum=%g\n", worst[0], worst[1], 1e3 * worst[2], sum);
+    if (rank == 0)
+        printf("loop_s=%.6f cpu_s=%.6f round_ms=%.4f sum=%g\n", worst[0], worst[1], 1e3 * worst[2], sum);
     free(round);
     MPI_Finalize();
     return 0;

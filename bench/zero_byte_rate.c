@@ -43,7 +43,8 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; i++) MPI_Send(NULL, 0, MPI_BYTE, 0, 2 + i, MPI_COMM_WORLD);
         }
     }
-    if (rank == 0) printf("L=%.3f us t=%.3f us (best of %d; %d messages)\n", 1e6 * best_rt / 2, 1e6 * best_t, trials, n);
+    if (rank == 0)
+        printf("L=%.3f us t=%.3f us (best of %d; %d messages)\n", 1e6 * best_rt / 2, 1e6 * best_t, trials, n);
     free(req);
     MPI_Finalize();
     return 0;

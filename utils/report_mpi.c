@@ -103,8 +103,8 @@ static evset_t sets[MAX_SETS];
 static int nsets;
 static int my_rank, nprocs;
 static double t_start, t_startup = -1; /* t_startup: the tool's own start-up, s */
-static double t_before_init;             /* its part before PMPI_Init, s */
-static double t_mpit_init;               /* of which MPI_T_init_thread, s */
+static double t_before_init;           /* its part before PMPI_Init, s */
+static double t_mpit_init;             /* of which MPI_T_init_thread, s */
 static char started_iso[64];
 
 static unsigned long pthread_self_id(void) { return (unsigned long)pthread_self(); }
