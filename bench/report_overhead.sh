@@ -13,6 +13,8 @@
 #   cpu    the CPU time of mpirun and every rank, every thread (the tool's
 #          helper and sampler threads included)
 #   loop   the rounds alone, wall clock, the slowest rank
+#   outside  job - loop: launch, MPI_Init, MPI_Finalize (the tool's start-up
+#          and its collection and files are there)
 #   round  the median round (ms), the slowest rank's: on a loaded machine the
 #          steady figure (a round that lost its core is an outlier there)
 # and the tool's cost as best/best, median/median and the median of each
@@ -72,8 +74,9 @@ echo >&2
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - none.txt tool.txt own.txt <<'PY'
 import statistics, sys
-cols = ("job s", "cpu s", "loop s", "round ms")
+cols = ("job s", "cpu s", "loop s", "round ms", "outside s")
 data = [[list(map(float, l.split())) for l in open(f) if l.strip()] for f in sys.argv[1:3]]
+data = [[r + [r[0] - r[2]] for r in d] for d in data]
 print(f"{'':8} {'no tool best':>12} {'median':>8} {'tool best':>10} {'median':>8} {'best/best':>10} {'med/med':>8} {'paired':>8}")
 for c, name in enumerate(cols):
     n = [r[c] for r in data[0]]
