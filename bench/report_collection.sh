@@ -6,6 +6,10 @@
 # tool_s.collection (rank 0: from every rank stopped counting to every
 # record in) and collection_bytes (the records as they travel).
 #   bench/report_collection.sh [runs] [rank counts...]   (default 5; 4 8 16 32 64 128)
+# bench/collection_model.py prints what the model of doc/performance.md
+# predicts for the same counts.
+# Open MPI runs as the tests run it (--mca btl self,vader --mca pml ob1), or
+# with its own defaults when LAUNCH=defaults.
 # Medians over runs, with the spread.  OLD_LIBDIR=DIR also runs the
 # interposer found in DIR (an older build) on the same runs, alternating.
 set -u
@@ -16,6 +20,7 @@ shift || :
 counts=${*:-4 8 16 32 64 128}
 flavor=${FLAVOR:-openmpi}
 flavor_vars "$flavor" || { echo "flavor $flavor is not installed"; exit 1; }
+case $flavor:${LAUNCH:-} in openmpi*:defaults) MPIRUN_OPTS="--allow-run-as-root --oversubscribe" ;; esac
 tool=$PREFIX/bin/papi-mpit-report
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset OMPI_MCA_mpi_spc_attach PAPI_MPIT_REPORT_EVENTS PAPI_MPIT_REPORT_DIR
@@ -40,7 +45,9 @@ summary() {
     printf "  %-5s %9.4f s (%.4f..%.4f)  %s bytes collected\n", n, med, v[1], v[NR], b }'
 }
 
-echo "$flavor, $runs runs per rank count, tool_s.collection (median, spread)"
+echo "$flavor, $runs runs per rank count, tool_s.collection (median, spread), $(nproc) cores"
+echo "mpirun ${MPIRUN_OPTS:-(no options)}"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for np in $counts; do
   : >"new.$np"
   [ -n "${OLD_LIBDIR:-}" ] && : >"old.$np"
@@ -52,3 +59,4 @@ for np in $counts; do
   summary tree "new.$np"
   [ -n "${OLD_LIBDIR:-}" ] && summary old "old.$np"
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -5,6 +5,9 @@
 #   bench/run.sh report [rounds] the report tool on NetPIPE (report_latency.sh)
 #   bench/run.sh matrix [rounds] its --matrix (Open MPI's monitoring) on NetPIPE
 #                                (report_matrix_cost.sh)
+#   bench/run.sh startup [runs]  what the report tool adds to MPI_Init (report_startup.sh)
+#   bench/run.sh overhead [runs] the report tool on compute rounds with an
+#                                allreduce every ~10 ms (report_overhead.sh)
 # Results go to stdout; doc/performance.md holds a recorded run.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,6 +17,8 @@ mkdir -p "$BUILD/bench"
 
 [ "${1:-}" = report ] && exec "$top/bench/report_latency.sh" "${@:2}"
 [ "${1:-}" = matrix ] && exec "$top/bench/report_matrix_cost.sh" "${@:2}"
+[ "${1:-}" = startup ] && exec "$top/bench/report_startup.sh" "${@:2}"
+[ "${1:-}" = overhead ] && exec "$top/bench/report_overhead.sh" "${@:2}"
 
 # init: what the component adds to MPI_Init and to the first PAPI_read after
 # it.  One MPI_Init per process, so the three modes alternate, runs times;

@@ -8,7 +8,9 @@
  * ranks * MESSAGES * BYTES), all before the neighbour posts its receives, so
  * that they arrive unexpected.  -t initialises with MPI_Init_thread; -c
  * duplicates and frees COMMS communicators after the ring.  Rank 0
- * prints one line to stdout; every rank exits with EXIT after MPI_Finalize.
+ * prints one line to stdout (with the thread level MPI_Query_thread gives:
+ * the tool starts MPI_T before MPI_Init on Open MPI, which must not change
+ * it); every rank exits with EXIT after MPI_Finalize.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -37,7 +39,8 @@ int main(int argc, char **argv)
     } else {
         MPI_Init(&argc, &argv);
     }
-    int rank, size;
+    int rank, size, level = -1;
+    MPI_Query_thread(&level);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
@@ -68,8 +71,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < messages * bytes; i++) local += (unsigned char)rbuf[i];
     MPI_Reduce(&local, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        printf("report_app: %d ranks, %d messages of %d bytes each, checksum %ld\n", size, messages, bytes,
-               total);
+        printf("report_app: %d ranks, %d messages of %d bytes each, checksum %ld, thread level %d\n", size,
+               messages, bytes, total, level);
         fflush(stdout);
     }
     free(sbuf);

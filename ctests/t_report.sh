@@ -87,8 +87,14 @@ n=$(grep -c "<rect x=[^>]*><title>rank" chart/chart.svg)
   && ok "--chart: one panel, 2 bars" || fail "--chart: $n bars, or the wrong panels"
 
 # ---- MPI_Init_thread
-run -np 2 "$wrap" -e perf::TASK-CLOCK ./report_app -t >thread.out 2>thread.err
+# (the default events: MPI_T is read, and on Open MPI started before MPI_Init;
+# the thread level the program gets is the one it gets without the tool)
+run -np 2 ./report_app -t >thread.base 2>/dev/null
+run -np 2 "$wrap" ./report_app -t >thread.out 2>thread.err
 grep -q "^papi-mpit-report: 2 ranks" thread.err && ok "MPI_Init_thread" || { fail "MPI_Init_thread: no report"; cat thread.err; }
+grep -q "thread level 1$" thread.base && cmp -s thread.base thread.out \
+  && ok "MPI_Init_thread: the program's thread level (FUNNELED) kept" \
+  || fail "MPI_Init_thread: thread level without the tool '$(cat thread.base)', with it '$(cat thread.out)'"
 
 # ---- the interposer by plain LD_PRELOAD, no script
 run -np 2 env LD_PRELOAD="$lib" PAPI_MPIT_REPORT_EVENTS=perf::TASK-CLOCK ./report_app >preload.out 2>preload.err

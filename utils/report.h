@@ -88,6 +88,7 @@ typedef struct report_job {
      * (after every rank stopped counting, until every record is on rank 0) */
     int tool_cost_measured;
     double tool_startup_s, tool_collect_s;
+    double tool_mpit_init_s;   /* of tool_startup_s, the MPI's own MPI_T_init_thread */
     double tool_collect_bytes; /* the records as collected (report_records.h) */
     /* the maxima kept over what reads see (events with sampled set): read
      * every sample_ms by the tool (0: sampling off, so only at start and

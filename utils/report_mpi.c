@@ -55,6 +55,7 @@
 #include "report_collect.h"
 #include "report_handles.h"
 #include "report_log.h"
+#include "report_mpit_early.h"
 #include "report_peers.h"
 #include "report_records.h"
 #include "report_sample.h"
@@ -93,6 +94,8 @@ static evset_t sets[MAX_SETS];
 static int nsets;
 static int my_rank, nprocs;
 static double t_start, t_startup = -1; /* t_startup: the tool's own start-up, s */
+static double t_before_init;           /* its part before PMPI_Init, s */
+static double t_mpit_init;             /* of which MPI_T_init_thread, s */
 static char started_iso[64];
 
 static unsigned long pthread_self_id(void) { return (unsigned long)pthread_self(); }
@@ -451,19 +454,28 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
+static int senders_wanted(void)
+{
+    const char *want = getenv("PAPI_MPIT_REPORT_SENDERS");
+    return !(want && strcmp(want, "0") == 0);
+}
+
 /* Before MPI_Init: PAPI is initialised and every mpit name of the list is
  * looked up once, so that the component can ask the MPI to collect what it
  * collects only when told before MPI_Init (Open MPI attaches an SPC only
- * then).  The names are resolved again, for real, after MPI_Init. */
-static void announce_before_init(void)
+ * then).  The names are resolved again, for real, after MPI_Init.
+ * Returns 1 if the tool will read MPI_T variables (an event of the mpit
+ * component, the senders or the matrix), 0 if not, -1 if PAPI failed. */
+static int announce_before_init(void)
 {
     if (PAPI_is_initialized() == PAPI_NOT_INITED && PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
-        return;
+        return -1;
     const char *list = getenv("PAPI_MPIT_REPORT_EVENTS");
     char *copy = strdup(list && *list ? list : "default"), *save = NULL;
-    if (!copy) return;
+    if (!copy) return -1;
     int was_quiet = papi_mpit_quiet(1); /* what it refuses is reported after MPI_Init, once */
     peers_hold_off(1);
+    int mpit_cidx = PAPI_get_component_index("mpit"), reads = senders_wanted() || peers_wanted();
     for (char *tok = strtok_r(copy, ", \t\n", &save); tok; tok = strtok_r(NULL, ", \t\n", &save)) {
         int code;
         const char *metric, *cost;
@@ -472,16 +484,19 @@ static void announce_before_init(void)
             for (int i = 0; (metric = papi_mpit_metric(i, &cost)) != NULL; i++)
                 if (!cost) {
                     snprintf(full, sizeof full, "mpit:::%s", metric);
-                    PAPI_event_name_to_code(full, &code);
+                    if (PAPI_event_name_to_code(full, &code) == PAPI_OK) reads = 1;
                 }
         } else if (strncmp(tok, "mpit:::", 7) == 0 || !strstr(tok, ":::")) { /* MATCH_TIME too */
-            PAPI_event_name_to_code(tok, &code);
+            if (PAPI_event_name_to_code(tok, &code) == PAPI_OK && mpit_cidx >= 0 &&
+                PAPI_get_event_component(code) == mpit_cidx)
+                reads = 1;
         }
     }
     papi_mpit_quiet(was_quiet);
     free(copy);
     peers_hold_off(0);
     peers_announce();
+    return reads;
 }
 
 /* Self-check (PAPI_MPIT_REPORT_SELFCHECK=1, for the tests): what the
@@ -532,8 +547,7 @@ static char senders_why[REPORT_REASON_LEN]; /* why not, for the report */
 
 static void senders_begin(void)
 {
-    const char *want = getenv("PAPI_MPIT_REPORT_SENDERS");
-    if (want && strcmp(want, "0") == 0) return; /* turned off: no note either */
+    if (!senders_wanted()) return; /* turned off: no note either */
     senders_cols = nprocs < PAPI_MPIT_SENDERS_MAX ? nprocs : PAPI_MPIT_SENDERS_MAX;
     senders_counts = calloc((size_t)senders_cols, sizeof *senders_counts);
     if (!senders_counts) {
@@ -625,6 +639,7 @@ static void report_start(void)
             if (my_rank == 0)
                 note("PAPI_library_init failed (%s): nothing is measured",
                      rc < 0 ? PAPI_strerror(rc) : "version mismatch");
+            mpit_early_release();
             collect_open();
             collect_started();
             t_start = PMPI_Wtime();
@@ -667,10 +682,11 @@ static void report_start(void)
     if (helper_running) sampling_begin();
     report_log_start(my_rank);
     if (helper_running) senders_begin();
+    mpit_early_release(); /* the component holds its own by now, where it reads any */
     collect_started();
     peers_window_open();
     t_start = PMPI_Wtime();
-    t_startup = t_start - t0;
+    t_startup = t_before_init + (t_start - t0);
 }
 
 /* Rank r's record: "H\thost\telapsed", then "E\tname\tunits\ti|f\tvalue" per
@@ -978,6 +994,7 @@ static void report_finish(void)
         if (t_startup >= 0) {
             job->tool_cost_measured = 1;
             job->tool_startup_s = t_startup;
+            job->tool_mpit_init_s = t_mpit_init;
             job->tool_collect_s = collect_seconds();
             job->tool_collect_bytes = (double)total;
         }
@@ -1000,7 +1017,15 @@ static void report_finish(void)
  * process measures (a Fortran MPI_INIT may itself call the C PMPI_Init) */
 static int mpi_is_initialized(void);
 
-static int init_begin(void)
+static double monotonic_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* level: the thread level the program asks for */
+static int init_begin(int level)
 {
     /* a program that loaded its MPI privately (Python's mpi4py): our PMPI_
      * calls and the component need it global */
@@ -1008,23 +1033,27 @@ static int init_begin(void)
         note("cannot find the MPI library that defines PMPI_Init");
     if (state != ST_NONE) return 0;
     state = ST_INIT;
-    announce_before_init();
+    double t0 = monotonic_s();
+    if (announce_before_init() == 1) t_mpit_init = mpit_early_hold(level);
+    t_before_init = monotonic_s() - t0;
     return 1;
 }
 
 static void init_end(int outer)
 {
     if (!outer) return;
-    if (mpi_is_initialized())
+    if (mpi_is_initialized()) {
         report_start();
-    else
+    } else {
+        mpit_early_release();
         state = ST_NONE;
+    }
 }
 
 /* ---- C entry points */
 int MPI_Init(int *argc, char ***argv)
 {
-    int outer = init_begin();
+    int outer = init_begin(MPI_THREAD_SINGLE);
     int rc = PMPI_Init(argc, argv);
     init_end(outer);
     return rc;
@@ -1032,7 +1061,7 @@ int MPI_Init(int *argc, char ***argv)
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    int outer = init_begin();
+    int outer = init_begin(required);
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     init_end(outer);
     return rc;
@@ -1075,7 +1104,7 @@ static int mpi_is_initialized(void)
 static void fortran_init(const char *sym, void *ierr)
 {
     fort1_t real = (fort1_t)next_symbol(sym);
-    int outer = init_begin();
+    int outer = init_begin(MPI_THREAD_SINGLE);
     if (real) {
         real(ierr);
     } else { /* no Fortran layer after us: the C call does the same */
@@ -1088,7 +1117,7 @@ static void fortran_init(const char *sym, void *ierr)
 static void fortran_init_thread(const char *sym, void *required, void *provided, void *ierr)
 {
     fort3_t real = (fort3_t)next_symbol(sym);
-    int outer = init_begin();
+    int outer = init_begin((int)*(fortran_int *)required);
     if (real) {
         real(required, provided, ierr);
     } else {

@@ -594,8 +594,9 @@ int report_write_json(FILE *out, const report_job_t *job)
     json_num(out, max_elapsed(job));
     if (job->tool_cost_measured)
         fprintf(out,
-                ",\n  \"tool_s\": {\"startup\": %.9f, \"collection\": %.9f},\n  \"collection_bytes\": %.0f",
-                job->tool_startup_s, job->tool_collect_s, job->tool_collect_bytes);
+                ",\n  \"tool_s\": {\"startup\": %.9f, \"startup_mpit_init\": %.9f, \"collection\": %.9f},"
+                "\n  \"collection_bytes\": %.0f",
+                job->tool_startup_s, job->tool_mpit_init_s, job->tool_collect_s, job->tool_collect_bytes);
     write_sampling_json(out, job);
     fputs(",\n  \"hosts\": [", out);
     for (int r = 0; r < job->nprocs; r++) {

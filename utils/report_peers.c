@@ -70,6 +70,8 @@ void peers_hold_off(int on)
 
 int peers_held_off(void) { return held_off != 0; }
 
+int peers_wanted(void) { return wanted(); }
+
 void peers_announce(void)
 {
     int code;

@@ -16,6 +16,8 @@ void peers_announce(void);
  * 1 when the tool kept it off so. */
 void peers_hold_off(int on);
 int peers_held_off(void);
+/* Whether the matrix is wanted (then MPI_T variables are read). */
+int peers_wanted(void);
 /* After MPI_Init, before the tool's own start-up communication. */
 void peers_begin(int rank, int nprocs);
 /* The counting window opens and closes (the matrix is what happens between). */
