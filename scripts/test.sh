@@ -30,28 +30,22 @@ mkdir -p "$BUILD/logs"
 logs=$BUILD/logs
 rm -f "$logs"/mpi-*.done
 
-# ---- packages, then the MPI source builds in the background
+# ---- packages, then the MPI source builds and the chroots in the background
 bash "$top/scripts/deps.sh" packages || { echo "0 passed, 1 failed"; exit 1; }
-(
-  for fm in "${source_flavors[@]}"; do
-    f=${fm%%:*}; m=${fm#*:}
-    s=$(date +%s)
-    bash "$top/scripts/deps.sh" "$m" >"$logs/mpi-$f.log" 2>&1
-    rc=$?
-    echo "$rc $(( $(date +%s) - s ))" > "$logs/mpi-$f.done"
+# build_each NAME MODE...: scripts/deps.sh MODE for each in order, its log
+# in $logs/mpi-NAME.log and "status seconds" in $logs/mpi-NAME.done
+build_each() {
+  local nm n m s
+  for nm in "$@"; do
+    n=${nm%%:*} m=${nm#*:} s=$(date +%s)
+    bash "$top/scripts/deps.sh" "$m" >"$logs/mpi-$n.log" 2>&1
+    echo "$? $(( $(date +%s) - s ))" > "$logs/mpi-$n.done"
   done
-) &
+}
+build_each "${source_flavors[@]}" &
 builder=$!
 # the chroots beside it: mostly download and unpacking, little compiling
-(
-  for cm in "${distro_chroots[@]}"; do
-    m=${cm#*:}
-    s=$(date +%s)
-    bash "$top/scripts/deps.sh" "$m" >"$logs/mpi-$m.log" 2>&1
-    rc=$?
-    echo "$rc $(( $(date +%s) - s ))" > "$logs/mpi-$m.done"
-  done
-) &
+build_each $(for cm in "${distro_chroots[@]}"; do echo "${cm#*:}:${cm#*:}"; done) &
 chrooter=$!
 
 # ---- papi-mpit itself (its backends need only the distribution's MPIs)
