@@ -71,8 +71,14 @@ int main(int argc, char **argv)
     for (int i = 0; i < messages * bytes; i++) local += (unsigned char)rbuf[i];
     MPI_Reduce(&local, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        printf("report_app: %d ranks, %d messages of %d bytes each, checksum %ld, thread level %d\n", size,
-               messages, bytes, total, level);
+        /* by name: the standard ABI's constants are not 0 to 3 */
+        const char *lv = level == MPI_THREAD_SINGLE       ? "SINGLE"
+                         : level == MPI_THREAD_FUNNELED   ? "FUNNELED"
+                         : level == MPI_THREAD_SERIALIZED ? "SERIALIZED"
+                         : level == MPI_THREAD_MULTIPLE   ? "MULTIPLE"
+                                                          : "unknown";
+        printf("report_app: %d ranks, %d messages of %d bytes each, checksum %ld, thread level %s\n", size,
+               messages, bytes, total, lv);
         fflush(stdout);
     }
     free(sbuf);
