@@ -199,23 +199,35 @@ static void on_free(ev_registration_t reg, ev_safety_t safety, void *user_data)
 
 static void load_sources(void)
 {
-    if (source_ns_per_tick) return;
-    if (ev.source_get_num(&num_sources) != MPI_SUCCESS || num_sources <= 0) return;
-    source_ns_per_tick = calloc((size_t)num_sources, sizeof *source_ns_per_tick);
-    source_unordered = calloc((size_t)num_sources, 1);
-    for (int i = 0; source_ns_per_tick && i < num_sources; i++) {
+    if (__atomic_load_n(&source_ns_per_tick, __ATOMIC_ACQUIRE)) return;
+    int n = 0;
+    if (ev.source_get_num(&n) != MPI_SUCCESS || n <= 0) return;
+    /* two threads may get here at once (sets started on several threads):
+     * each fills its own arrays, one publishes them, the other frees its own */
+    double *ns = calloc((size_t)n, sizeof *ns);
+    unsigned char *unordered = calloc((size_t)n, 1);
+    for (int i = 0; ns && i < n; i++) {
         char name[MPIT_NAME_LEN], desc[MPIT_NAME_LEN];
         int nl = sizeof name, dl = sizeof desc;
         ev_order_t order;
         MPI_Count tps = 0, max_ticks;
         MPI_Info info = MPI_INFO_NULL;
-        source_ns_per_tick[i] = 1.0;
+        ns[i] = 1.0;
         if (ev.source_get_info(i, name, &nl, desc, &dl, &order, &tps, &max_ticks, &info) == MPI_SUCCESS) {
-            if (tps > 0) source_ns_per_tick[i] = 1e9 / (double)tps;
-            if (source_unordered) source_unordered[i] = order == EV_SOURCE_UNORDERED;
+            if (tps > 0) ns[i] = 1e9 / (double)tps;
+            if (unordered) unordered[i] = order == EV_SOURCE_UNORDERED;
             if (info != MPI_INFO_NULL) PMPI_Info_free(&info);
         }
     }
+    unsigned char *no_unordered = NULL;
+    if (!ns || !__atomic_compare_exchange_n(&source_unordered, &no_unordered, unordered, 0, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE)) {
+        free(ns);
+        free(unordered);
+        return;
+    }
+    num_sources = n;
+    __atomic_store_n(&source_ns_per_tick, ns, __ATOMIC_RELEASE);
 }
 
 static int event_subscribe(int index, const mpit_event_sink_t *sink)
