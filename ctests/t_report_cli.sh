@@ -119,6 +119,10 @@ if $MPICC has_sessions.c -o has_sessions 2>/dev/null; then
   n=$(grep -c '^papi-mpit-report: ./sessions_app used MPI sessions without MPI_Init: nothing measured' sessions.err)
   if [ $base != 0 ]; then
     echo "note: sessions_app fails on $FLAVOR without the tool too (status $base): not compared"
+  elif [ $rc != 0 ] && grep -q "A system call failed during shared memory initialization" sessions.err; then
+    # Open MPI 6.0.0~rc2's sessions in the sid chroot: its shared-memory
+    # set-up fails now and then, with the tool or without it (seen both)
+    echo "note: sessions_app's MPI failed its own shared-memory set-up on $FLAVOR (status $rc): not compared"
   elif [ $rc = 0 ] && [ "$n" = 1 ] && [ "$(grep -c '^papi-mpit-report:' sessions.err)" = 1 ] \
     && grep -q 'sessions: done' sessions.out; then
     ok "sessions without MPI_Init: one line at exit, exit 0"
