@@ -1043,6 +1043,7 @@ static void init_end(int outer)
 {
     if (!outer) return;
     if (mpi_is_initialized()) {
+        papi_mpit_after_init(); /* the component's catch-up, here rather than in a read */
         report_start();
     } else {
         mpit_early_release();

@@ -279,7 +279,9 @@ static int mpit_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **v
         *values = cs->values;
         return PAPI_OK;
     }
-    if (cs->bound_before_mpi) mpit_control_catch_up(cs); /* a set started before MPI_Init, once */
+    /* a set started before MPI_Init whose tool did not call
+     * papi_mpit_after_init: the catch-up its MPI_Init wrapper would have run */
+    if (cs->bound_before_mpi) mpit_control_catch_up(cs);
     int err = mpit_read_set(cs, values);
     mpit_guard_leave();
     return err;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpit_after_init.h"
 #include "mpit_catalog.h"
 #include "mpit_events.h"
 #include "mpit_guard.h"
@@ -356,6 +357,7 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
     SUBDBG("mpit: set of %d events started%s\n", cs->num, cs->bound_before_mpi ? " before MPI_Init" : "");
     mpit_read_plan(cs);
     cs->running = 1;
+    if (cs->bound_before_mpi) mpit_after_init_remember(cs);
     return PAPI_OK;
 }
 
@@ -398,6 +400,7 @@ static void catch_up_after_init(mpit_control_t *cs)
     uint64_t now = 0;
     if (mpit_backend()->mpi_state() != MPIT_MPI_RUNNING) return;
     cs->bound_before_mpi = 0; /* once */
+    mpit_after_init_forget(cs);
     mpit_catalog_settle();
     if (!cs->session && mpit_backend()->session_create(&cs->session) != MPIT_OK)
         cs->session = NULL; /* the variables below then say why they read 0 */
@@ -407,11 +410,14 @@ static void catch_up_after_init(mpit_control_t *cs)
         if (s->source == MPIT_SOURCE_EVENT) continue;
         if (s->source == MPIT_SOURCE_PVAR && s->handle) {
             mpit_value_t v;
-            if (mpit_read_slot(s, &v, &now) == MPIT_OK) {
+            /* bound before MPI_Init: what MPI_Init chose (a component, a
+             * release's defect) may make it unreadable now */
+            err = check_entry(s->code, why, sizeof why);
+            if (err == PAPI_OK && mpit_read_slot(s, &v, &now) == MPIT_OK) {
                 if (counts_from_first_read(s)) s->start = v;
                 continue;
             }
-            err = rebind_stale(cs, i, why, sizeof why);
+            if (err == PAPI_OK) err = rebind_stale(cs, i, why, sizeof why);
         } else {
             int waits;
             err = bind_slot(cs, s, MPIT_MPI_RUNNING, &waits, why, sizeof why);
@@ -492,6 +498,7 @@ int mpit_control_reset(mpit_control_t *cs)
 void mpit_control_cleanup(mpit_control_t *cs)
 {
     say_read_failed(cs);
+    mpit_after_init_forget(cs);
     unbind(cs); /* the backend frees no MPI_T state once MPI is finalized */
     cs->num = 0;
 }

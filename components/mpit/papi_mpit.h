@@ -29,6 +29,9 @@
  *    hand each instance, with its timestamp and elements, to a watcher.
  *
  * 5. Which backend module serves the process's MPI.
+ *
+ * 6. MPI_Init has returned: the catch-up step, called by a tool's own
+ *    MPI_Init wrapper.
  */
 #ifndef PAPI_MPIT_H
 #define PAPI_MPIT_H
@@ -138,6 +141,22 @@ int papi_mpit_watch_stop(uint64_t *dropped);
  * ABI's for a program of libmpi_abi, else its family's), once one is
  * loaded (the first mpit call of a process with MPI); else 0. */
 int papi_mpit_backend(char *buf, size_t len);
+
+/* ---- 6. after MPI_Init */
+/* Call from your MPI_Init and MPI_Init_thread wrappers right after
+ * PMPI_Init (PMPI_Init_thread) returns, on the same thread.  The component
+ * wraps no MPI_ name, so this is where it learns that MPI runs: every name
+ * given before MPI_Init is resolved, and every event set this thread started
+ * before MPI_Init binds what came with MPI_Init (Open MPI's SPCs, event
+ * callbacks) and starts its non-continuous counters there.  Those sets then
+ * count from MPI_Init, and none of their reads binds or resolves anything.
+ * Without this call the same step runs at the set's first PAPI call after
+ * MPI_Init made outside a signal handler (which may be a PAPI_read), and
+ * counters that are not continuous count from that call.
+ * PAPI_OK (also when no mpit event was used); PAPI_ENOINIT when MPI is not
+ * running (before MPI_Init, after MPI_Finalize); PAPI_ECLOST when
+ * called from inside the component (a signal handler interrupting it). */
+int papi_mpit_after_init(void);
 
 #pragma GCC visibility pop
 
