@@ -29,14 +29,23 @@ run() { timeout 60 $MPIRUN $MPIRUN_OPTS "$@"; }
 crashed() { grep -qiE "segmentation fault|signal 11|core dumped|SIGSEGV|SIGABRT" "$1"; }
 
 # same_as_base NAME NP ARGS...: the status with the tool is the one without
-# (tool options in opts=(...), empty by default)
-opts=()
+# (tool options in opts=(...), empty by default; a failure whose message
+# matches $mpi_flake, the MPI's own, runs both once more)
+opts=() mpi_flake=
 same_as_base() {
   local name=$1 np=$2; shift 2
   run -np "$np" ./report_fault "$@" >"$name.base.out" 2>"$name.base.err"
   local base=$?
   run -np "$np" "$wrap" -q "${opts[@]}" ./report_fault "$@" >"$name.out" 2>"$name.err"
   local rc=$?
+  if [ $rc != "$base" ] && [ -n "$mpi_flake" ] && grep -qh "$mpi_flake" "$name.err" "$name.base.err"; then
+    # the MPI's own failure, named by its message: both runs once more
+    echo "note: $name: the MPI failed on its own ($mpi_flake): both runs once more"
+    run -np "$np" ./report_fault "$@" >"$name.base.out" 2>"$name.base.err"
+    base=$?
+    run -np "$np" "$wrap" -q "${opts[@]}" ./report_fault "$@" >"$name.out" 2>"$name.err"
+    rc=$?
+  fi
   if [ $rc = 124 ] || [ $base = 124 ]; then
     fail "$name np=$np: hang (timeout), status $rc with the tool, $base without"
   elif [ "$FAMILY" = mpich ] && [ "${name%-matrix}" = noexit ] && ! crashed "$name.err" &&
@@ -67,9 +76,14 @@ same_as_base kill 2 kill
 # (on any MPI) there is nothing to compare, which is said
 spawn_opts=${MPIRUN_OPTS/btl self,vader/btl self,vader,tcp}
 spawn_opts=${spawn_opts/btl self,sm/btl self,sm,tcp}
+# MPICH 5.0.2 over UCX (sid) once failed a spawn's MPI_Comm_accept in its
+# own UCX set-up ("Shared memory error" from MPIDI_UCX_insert_upid), in a CI
+# run under load; the next 5 runs passed, so whether the tool's presence
+# plays a part is not known: that one message gets one more try of both
+spawn_flake="MPIDI_UCX_insert_upid"
 spawn_case() { # spawn_case NAME
   local saved=$MPIRUN_OPTS
-  MPIRUN_OPTS=$spawn_opts
+  MPIRUN_OPTS=$spawn_opts mpi_flake=$spawn_flake
   run -np 2 ./report_fault spawn >"$1.probe.out" 2>&1
   local probe=$?
   if [ $probe != 0 ]; then
@@ -79,7 +93,7 @@ spawn_case() { # spawn_case NAME
     same_as_base "$1" 2 spawn
     [ "$last_rc" = 0 ] || { fail "$1: status $last_rc, the program's is 0"; tail -20 "$1.err"; }
   fi
-  MPIRUN_OPTS=$saved
+  MPIRUN_OPTS=$saved mpi_flake=
 }
 spawn_case spawn
 
