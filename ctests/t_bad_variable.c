@@ -3,7 +3,8 @@
  * data for MPI_COMM_WORLD only: coll_monitoring_messages_size:comm=self,
  * which the listing offers, cannot be read.  It must be refused when added,
  * with a line naming it; COLL_MSGS_SENT in the set still reads exactly what
- * one broadcast from rank 0 sent.
+ * one broadcast from rank 0 sent.  And the listing no longer offers it: no
+ * qualifier of coll_monitoring_messages_size is :comm=self.
  * flavors: openmpi openmpi-spc
  * ranks: 2 4 */
 #include "check.h"
@@ -44,6 +45,19 @@ int main(int argc, char **argv)
      * whose read fails could never be stopped */
     CHECK(!added, "%s was added although the MPI cannot read it (PAPI_read %d, it read %lld)", bad, rc, v[1]);
     PAPI_stop(es, v);
+
+    /* what papi_native_avail shows under the variable */
+    int code, cidx, offered = 0;
+    CHECK_PAPI(PAPI_event_name_to_code("mpit:::coll_monitoring_messages_size", &code));
+    cidx = PAPI_get_event_component(code);
+    for (int more = PAPI_enum_cmp_event(&code, PAPI_NTV_ENUM_UMASKS, cidx) == PAPI_OK; more;
+         more = PAPI_enum_cmp_event(&code, PAPI_NTV_ENUM_UMASKS, cidx) == PAPI_OK) {
+        char name[PAPI_MAX_STR_LEN];
+        CHECK_PAPI(PAPI_event_code_to_name(code, name));
+        CHECK(!strstr(name, "comm=self"), "the listing offers %s, which the MPI cannot read", name);
+        offered++;
+    }
+    CHECK(offered > 0, "no qualifier listed under coll_monitoring_messages_size (:elem= expected)");
     MPI_Finalize();
     return check_finish("t_bad_variable");
 }

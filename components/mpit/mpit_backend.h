@@ -155,6 +155,9 @@ typedef struct mpit_backend {
      * does not maintain it (Open MPI 5.0's SPC watermarks).  It is listed as
      * unavailable and never read.  Calls MPI only for its version string. */
     int (*pvar_unavailable)(const char *name, char *why, size_t why_len);
+    /* 1 when a variable bound to a communicator takes MPI_COMM_WORLD only
+     * (Open MPI's monitoring): no :comm=self is offered for it. */
+    int (*pvar_world_only)(const char *name);
 
     int (*session_create)(mpit_session_t **session);
     void (*session_free)(mpit_session_t *session);

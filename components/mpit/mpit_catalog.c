@@ -225,7 +225,7 @@ static void note_counting_start(mpit_entry_t *e)
         snprintf(
             e->description + used, sizeof e->description - used,
             " Started before MPI_Init, its event set counts it from the first PAPI call on that set after "
-            "MPI_Init (%s; the component does not act inside MPI_Init).",
+            "MPI_Init (%s), or from MPI_Init when the tool's MPI_Init wrapper calls papi_mpit_after_init.",
             why);
 }
 
@@ -600,7 +600,10 @@ static int pvar_qualifier(const mpit_entry_t *e, int q, char *name, int name_len
     mpit_name_t p = e->parsed;
     int k = 0;
     if (e->unusable[0]) return -1;
-    if (e->info.bind == MPIT_BIND_COMM && k++ == q) {
+    const mpit_backend_t *b = mpit_backend();
+    int self_ok =
+        e->info.bind == MPIT_BIND_COMM && !(b && b->pvar_world_only && b->pvar_world_only(e->info.name));
+    if (self_ok && k++ == q) {
         p.comm = MPIT_COMM_SELF;
         mpit_name_format(&p, name, name_len);
         snprintf(what, what_len, "bound to MPI_COMM_SELF (this process alone) instead of MPI_COMM_WORLD");

@@ -40,6 +40,8 @@ int backend_event_data_defect(char *why, size_t why_len);
  * MPI_COMM_SELF (enum mpit_comm), NULL when the MPI has none to give
  * (comm_object.c). */
 void *backend_comm_object(int comm);
+/* 1 when the variable can be bound to MPI_COMM_WORLD only. */
+int backend_pvar_world_only(const char *name);
 
 /* Events part: fills the event entries of the vector when the MPI has them. */
 void backend_events_fill(mpit_backend_t *b);

@@ -341,6 +341,7 @@ static mpit_backend_t backend = {
     .pvar_request = pvar_request,
     .pvar_collecting = backend_pvar_collecting,
     .pvar_unavailable = backend_pvar_unavailable,
+    .pvar_world_only = backend_pvar_world_only,
     .session_create = session_create,
     .session_free = session_free,
     .handle_alloc = handle_alloc,

@@ -9,6 +9,7 @@
  * Through Open MPI 6.0.0rc2's standard-ABI library no object is taken at
  * all (known_defects.c).
  */
+#include <fnmatch.h>
 #include <mpi.h>
 
 #include "backend_internal.h"
@@ -24,4 +25,24 @@ void *backend_comm_object(int comm)
     MPI_Comm c = comm == MPIT_COMM_SELF ? MPI_COMM_SELF : MPI_COMM_WORLD;
     *(MPI_Comm *)block = c;
     return block;
+}
+
+/* Variables a family binds only to MPI_COMM_WORLD: Open MPI's monitoring
+ * answers a handle on any other communicator with an error, so no
+ * :comm=self of them is listed (adding one is refused by the MPI). */
+static const struct {
+    int open_mpi; /* the family: 1 Open MPI, 0 MPICH */
+    const char *pattern;
+} world_only[] = {
+    {1, "pml_monitoring_*"},
+    {1, "coll_monitoring_*"},
+    {1, "osc_monitoring_*"},
+};
+
+int backend_pvar_world_only(const char *name)
+{
+    for (size_t i = 0; i < sizeof world_only / sizeof world_only[0]; i++)
+        if (world_only[i].open_mpi == backend_family.open_mpi && fnmatch(world_only[i].pattern, name, 0) == 0)
+            return 1;
+    return 0;
 }
