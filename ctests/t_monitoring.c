@@ -37,25 +37,14 @@ static int open_mpi_at_least_5(void)
 /* sets of one metric each (PAPI_NULL where absent), and each :peer=p */
 static int whole[NUM_METRICS], per_peer[NUM_METRICS][64];
 
-static int add_one(const char *name)
-{
-    int es = PAPI_NULL;
-    CHECK_PAPI(PAPI_create_eventset(&es));
-    if (PAPI_add_named_event(es, name) != PAPI_OK) {
-        PAPI_destroy_eventset(&es);
-        return PAPI_NULL;
-    }
-    return es;
-}
-
 static void add_all(int size)
 {
     char name[128];
     for (int m = 0; m < NUM_METRICS; m++) {
-        whole[m] = add_one(metrics[m]);
+        whole[m] = check_one_event_set(metrics[m]);
         for (int p = 0; p < size; p++) {
             snprintf(name, sizeof name, "%s:peer=%d", metrics[m], p);
-            per_peer[m][p] = add_one(name);
+            per_peer[m][p] = check_one_event_set(name);
         }
     }
 }

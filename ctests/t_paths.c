@@ -175,18 +175,6 @@ static void traffic(void)
     free(buf);
 }
 
-/* A set of one name; PAPI_NULL where the name cannot be added. */
-static int one_set(const char *name)
-{
-    int es = PAPI_NULL;
-    CHECK_PAPI(PAPI_create_eventset(&es));
-    if (PAPI_add_named_event(es, name) != PAPI_OK) {
-        PAPI_destroy_eventset(&es);
-        return PAPI_NULL;
-    }
-    return es;
-}
-
 /* Every rank runs the window, whether or not its set exists here (the
  * traffic is collective); returns the set's value or -1. */
 static long long window(int es, int with_reset)
@@ -222,7 +210,7 @@ static void *second_thread(void *arg)
 {
     (void)arg;
     CHECK_PAPI(PAPI_register_thread());
-    for (int r = 0; r < NROWS; r++) thread_set[r] = one_set(full[r]);
+    for (int r = 0; r < NROWS; r++) thread_set[r] = check_one_event_set(full[r]);
     pthread_barrier_wait(&step); /* named */
     for (int r = 0; r < NROWS; r++) {
         pthread_barrier_wait(&step); /* the main thread is at this row's window */
@@ -286,7 +274,7 @@ int main(int argc, char **argv)
     if (LISTING_FIRST) walk();
     for (int r = 0; r < NROWS; r++) {
         snprintf(full[r], sizeof full[r], "mpit:::%.100s", rows[r].name);
-        before_set[r] = one_set(full[r]);
+        before_set[r] = check_one_event_set(full[r]);
     }
     /* the early set: every row the component accepts before MPI_Init */
     int early_row[MAX_ROWS], nearly = 0;
@@ -310,7 +298,7 @@ int main(int argc, char **argv)
     pthread_barrier_wait(&step); /* the thread has named every row */
 
     for (int r = 0; r < NROWS; r++) {
-        int plain = one_set(full[r]);
+        int plain = check_one_event_set(full[r]);
         has[r] = plain != PAPI_NULL;
         nhave += has[r];
         /* the same name before and after MPI_Init: one entry */
@@ -329,7 +317,7 @@ int main(int argc, char **argv)
               "%s can be added after MPI_Init but was refused before it", rows[r].name);
         value[r][P_PLAIN] = window(plain, 0);
         value[r][P_BEFORE] = window(before_set[r], 0);
-        int again = has[r] ? one_set(full[r]) : PAPI_NULL;
+        int again = has[r] ? check_one_event_set(full[r]) : PAPI_NULL;
         value[r][P_AGAIN] = window(again, 0);
         value[r][P_RESET] = window(plain, 1);
         measured[r][P_PLAIN] = measured[r][P_AGAIN] = measured[r][P_RESET] = has[r];

@@ -110,3 +110,14 @@ void check_skip(const char *why)
     MPI_Finalize();
     exit(TEST_SKIP);
 }
+
+int check_one_event_set(const char *name)
+{
+    int es = PAPI_NULL;
+    CHECK_PAPI(PAPI_create_eventset(&es));
+    if (PAPI_add_named_event(es, name) != PAPI_OK) {
+        PAPI_destroy_eventset(&es);
+        return PAPI_NULL;
+    }
+    return es;
+}

@@ -41,6 +41,9 @@ int check_event_data_unreadable(void);
 int check_mpich_at_least(int major, int minor);
 /* 1 when name can be added in a throwaway event set (the MPI has it). */
 int check_has_event(const char *name);
+/* A new event set holding name alone; PAPI_NULL (and nothing left over)
+ * when the name cannot be added. */
+int check_one_event_set(const char *name);
 /* PAPI_library_init or exit. */
 void check_papi_init(void);
 /* Exit status for this rank; prints a PASS line on rank 0 when all passed. */
