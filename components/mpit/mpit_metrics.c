@@ -229,14 +229,16 @@ const mpit_metric_t mpit_metrics[] = {
      needs_spc,
      NULL},
     {"BYTES_PUT",
-     "Bytes written by one-sided puts",
+     "Bytes of point-to-point messages that Open MPI's ob1 moved by RDMA put (its rendezvous protocol "
+     "on transports that put); MPI_Put and the other one-sided calls are not in it (RMA_BYTES_SENT)",
      "bytes",
      MPIT_READ_DELTA,
      {PV(SPC("BYTES_PUT"))},
      needs_spc,
      NULL},
     {"BYTES_GET",
-     "Bytes read by one-sided gets",
+     "Bytes of point-to-point messages that the receiver fetched by RDMA get (Open MPI ob1's "
+     "rendezvous protocol, e.g. single-copy shared memory); MPI_Get is not in it (RMA_BYTES_RECEIVED)",
      "bytes",
      MPIT_READ_DELTA,
      {PV(SPC("BYTES_GET"))},
