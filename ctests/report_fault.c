@@ -16,6 +16,10 @@
  *                             files this process writes may not grow past KIB
  *                             KiB (SIGXFSZ ignored: write fails with EFBIG),
  *                             then MPI_Finalize; exits 3
+ *   report_fault window       every rank allocates a window, uses it (fences)
+ *                             and leaves it to MPI_Finalize to free; exits 0
+ *                             (Open MPI 4.1 with SPCs attached crashed there;
+ *                             MPICH's MPI_Finalize fails on it by itself)
  * Nothing is printed; every other outcome exits 99.
  */
 #include <mpi.h>
@@ -84,6 +88,15 @@ int main(int argc, char **argv)
         int rc = spawn_children(argv[0]);
         MPI_Finalize();
         return rc;
+    } else if (strcmp(argv[1], "window") == 0) {
+        MPI_Win win; /* left open */
+        int *base;
+        MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+        MPI_Win_fence(0, win);
+        MPI_Put(&rank, 1, MPI_INT, (rank + 1) % size, 0, 1, MPI_INT, win);
+        MPI_Win_fence(0, win);
+        MPI_Finalize();
+        return 0;
     } else if (strcmp(argv[1], "fsize") == 0 && argc > 2) {
         struct rlimit lim = {(rlim_t)atoi(argv[2]) * 1024, (rlim_t)atoi(argv[2]) * 1024};
         signal(SIGXFSZ, SIG_IGN);

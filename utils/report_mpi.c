@@ -1071,6 +1071,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int MPI_Finalize(void)
 {
     if (state == ST_RUNNING) report_finish();
+    papi_mpit_before_finalize(); /* Open MPI 4.1 with SPCs: windows left open */
     return PMPI_Finalize();
 }
 
@@ -1132,6 +1133,7 @@ static void fortran_init_thread(const char *sym, void *required, void *provided,
 static void fortran_finalize(const char *sym, void *ierr)
 {
     if (state == ST_RUNNING) report_finish();
+    papi_mpit_before_finalize();
     fort1_t real = (fort1_t)next_symbol(sym);
     if (real) {
         real(ierr);

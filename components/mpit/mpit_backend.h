@@ -158,6 +158,10 @@ typedef struct mpit_backend {
     /* 1 when a variable bound to a communicator takes MPI_COMM_WORLD only
      * (Open MPI's monitoring): no :comm=self is offered for it. */
     int (*pvar_world_only)(const char *name);
+    /* Right before MPI_Finalize: frees the windows the program left open
+     * where the release's MPI_Finalize would crash freeing them (Open MPI
+     * 4.1 with SPCs attached); nothing elsewhere. */
+    void (*free_windows_left_open)(void);
 
     int (*session_create)(mpit_session_t **session);
     void (*session_free)(mpit_session_t *session);

@@ -31,7 +31,8 @@
  * 5. Which backend module serves the process's MPI.
  *
  * 6. MPI_Init has returned: the catch-up step, called by a tool's own
- *    MPI_Init wrapper.
+ *    MPI_Init wrapper; MPI_Finalize is about to run: what must happen
+ *    before it, called by the tool's MPI_Finalize wrapper.
  */
 #ifndef PAPI_MPIT_H
 #define PAPI_MPIT_H
@@ -157,6 +158,15 @@ int papi_mpit_backend(char *buf, size_t len);
  * running (before MPI_Init, after MPI_Finalize); PAPI_ECLOST when
  * called from inside the component (a signal handler interrupting it). */
 int papi_mpit_after_init(void);
+
+/* Call from your MPI_Finalize wrapper right before PMPI_Finalize.  On Open
+ * MPI 4.1 with SPCs attached (the component attaches those named before
+ * MPI_Init), MPI_Finalize ends the SPCs and then frees the windows the
+ * program left open, and that free crashes the process (Open MPI's own
+ * defect); here those windows are freed first, as MPI_Finalize would free
+ * them.  Nothing happens on other MPIs.  PAPI_OK; PAPI_ENOINIT when MPI is
+ * not running. */
+int papi_mpit_before_finalize(void);
 
 #pragma GCC visibility pop
 

@@ -40,6 +40,9 @@ int backend_event_data_defect(char *why, size_t why_len);
  * MPI_COMM_SELF (enum mpit_comm), NULL when the MPI has none to give
  * (comm_object.c). */
 void *backend_comm_object(int comm);
+/* Right before MPI_Finalize, where the release would crash freeing them
+ * after its SPCs ended (finalize_windows.c): frees the windows left open. */
+void backend_free_windows_left_open(void);
 /* 1 when the variable can be bound to MPI_COMM_WORLD only. */
 int backend_pvar_world_only(const char *name);
 

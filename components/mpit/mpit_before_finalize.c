@@ -1,0 +1,22 @@
+/*
+ * papi_mpit_before_finalize (papi_mpit.h): what must happen before
+ * MPI_Finalize and cannot happen inside it, run by a tool's MPI_Finalize
+ * wrapper.  Today one thing: on Open MPI 4.1 with SPCs attached, the
+ * windows the program left open are freed before MPI_Finalize ends the
+ * SPCs (backend/finalize_windows.c says why).
+ */
+#include "mpit_guard.h"
+#include "mpit_loader.h"
+#include "papi.h"
+#include "papi_mpit.h"
+
+static int before_finalize_unguarded(void)
+{
+    const mpit_backend_t *b = mpit_backend();
+    if (!b) return PAPI_OK; /* the component was never used: it attached nothing */
+    if (b->mpi_state() != MPIT_MPI_RUNNING) return PAPI_ENOINIT;
+    if (b->free_windows_left_open) b->free_windows_left_open();
+    return PAPI_OK;
+}
+
+int papi_mpit_before_finalize(void) { GUARDED(before_finalize_unguarded()); }
