@@ -33,6 +33,14 @@ expect() {
   shift 3
   "$@" >"$name.out" 2>"$name.err"
   local rc=$? ours
+  if [ $rc = 141 ] && [ "$FAMILY" = mpich ] && [ "${name%%-*}" = mpirun ]; then
+    # MPICH's mpiexec (hydra) now and then dies of SIGPIPE, its own, with
+    # every rank's stderr unread, when all ranks exit at once (seen 1 run in
+    # about 30, under load): once more
+    echo "note: $name: mpiexec died of SIGPIPE (141): once more"
+    "$@" >"$name.out" 2>"$name.err"
+    rc=$?
+  fi
   ours=$(grep -c '^papi-mpit-report:' "$name.err")
   if [ $rc = "$want" ] && [ "$ours" = 1 ] && grep -Eq "^papi-mpit-report: $pat" "$name.err" \
     && ! grep -q '^usage:' "$name.err" && ! grep -q . "$name.out"; then
