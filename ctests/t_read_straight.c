@@ -22,6 +22,7 @@
 #define ROUNDS     50
 #define BCAST_INTS 100
 #define MAX_NAMES  48
+#define NAME_LEN   128
 
 enum phase { PH_OTHER, PH_HOOK, PH_READ, PHASES };
 /* names and information; sessions, handles and starts; reads */
@@ -100,17 +101,17 @@ int MPI_Init(int *argc, char ***argv)
 }
 
 /* Adds every portable metric and the extras; names[] gets those taken. */
-static int add_all(int es, const char *const *extra, const char **names)
+static int add_all(int es, const char *const *extra, char (*names)[NAME_LEN])
 {
     const char *m;
     char name[128];
     int n = 0;
     for (int i = 0; (m = papi_mpit_metric(i, NULL)) != NULL && n < MAX_NAMES - 4; i++) {
         snprintf(name, sizeof name, "mpit:::%s", m);
-        if (PAPI_add_named_event(es, name) == PAPI_OK) names[n++] = strdup(name);
+        if (PAPI_add_named_event(es, name) == PAPI_OK) snprintf(names[n++], NAME_LEN, "%s", name);
     }
     for (; *extra; extra++)
-        if (PAPI_add_named_event(es, *extra) == PAPI_OK) names[n++] = *extra;
+        if (PAPI_add_named_event(es, *extra) == PAPI_OK) snprintf(names[n++], NAME_LEN, "%s", *extra);
     return n;
 }
 
@@ -140,7 +141,7 @@ int main(int argc, char **argv)
 {
     static const char *const ompi_extra[] = {"mpit:::coll_monitoring_o2a_count", NULL};
     static const char *const no_extra[] = {NULL};
-    const char *names_a[MAX_NAMES], *names_b[MAX_NAMES];
+    static char names_a[MAX_NAMES][NAME_LEN], names_b[MAX_NAMES][NAME_LEN];
     int a = PAPI_NULL, b = PAPI_NULL, rank, size, ints[BCAST_INTS] = {0};
     long long v[MAX_NAMES];
     int ompi = check_is_openmpi();
