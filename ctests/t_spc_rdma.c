@@ -10,7 +10,9 @@
  *     0 and the test says so and skips;
  *   - a small message (100 bytes, eager): neither moves;
  *   - MPI_Put and MPI_Get of 1 MiB between fences (osc rdma): neither moves
- *     on either rank.
+ *     on either rank;
+ *   - BYTES_SENT and BYTES_SENT_MPI, where SPCs serve them, say in their
+ *     descriptions that Open MPI files some sends under the other one.
  * flavors: openmpi-spc openmpi-5.0.7-spc
  * ranks: 2 */
 #include "check.h"
@@ -18,8 +20,9 @@
 #define BIG   (1 << 20)
 #define SMALL 100
 
-enum { PUT, GET, RECEIVED, NAMES };
-static const char *const names[NAMES] = {"mpit:::BYTES_PUT", "mpit:::BYTES_GET", "mpit:::BYTES_RECEIVED"};
+enum { PUT, GET, RECEIVED, SENT, SENT_MPI, NAMES };
+static const char *const names[NAMES] = {"mpit:::BYTES_PUT", "mpit:::BYTES_GET", "mpit:::BYTES_RECEIVED",
+                                         "mpit:::BYTES_SENT", "mpit:::BYTES_SENT_MPI"};
 static int es = PAPI_NULL, rank;
 static char *buf;
 static MPI_Win win;
@@ -104,6 +107,15 @@ int main(int argc, char **argv)
         CHECK(strstr(info.long_descr, "point-to-point") &&
                   strstr(info.long_descr, i == PUT ? "MPI_Put" : "MPI_Get"),
               "%s is described as \"%s\"", names[i], info.long_descr);
+    }
+    /* BYTES_SENT and BYTES_SENT_MPI from the SPCs say how Open MPI files sends */
+    for (int i = SENT; i <= SENT_MPI; i++) {
+        PAPI_event_info_t info;
+        int code;
+        CHECK_PAPI(PAPI_event_name_to_code(names[i], &code));
+        CHECK_PAPI(PAPI_get_event_info(code, &info));
+        CHECK(!strstr(info.long_descr, "OMPI_SPC_") || strstr(info.long_descr, "status tag"),
+              "%s from an SPC does not say how Open MPI files sends: \"%s\"", names[i], info.long_descr);
     }
     MPI_Finalize();
     return check_finish("t_spc_rdma");

@@ -415,6 +415,9 @@ static int pick_metric_source(const mpit_metric_t *m, const unsigned char *colle
                 sampled ? ", the largest value seen when read (sampled): this MPI publishes the current "
                           "length only, so a peak between reads is missed"
                         : "");
+        const char *caveat = mpit_metric_source_caveat(src->name);
+        size_t used = strlen(e->description);
+        if (caveat) snprintf(e->description + used, sizeof e->description - used, ". %s.", caveat);
         note_counting_start(e);
         return 0;
     }

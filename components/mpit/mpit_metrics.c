@@ -28,6 +28,31 @@
     }
 #define SPC(x) "runtime_spc_OMPI_SPC_" x
 
+/* ob1 (pml_ob1_sendreq.c) files the bytes of a send that completes through
+ * its send request by the request's status tag (req_status.MPI_TAG), which
+ * is not the send's tag: a request reused from another message keeps that
+ * message's (seen on 4.1.4: one 1000-byte MPI_Send of 21 counted as
+ * internal, with and without a window open) */
+#define SENDS_FILED_BY_STATUS_TAG                                                                            \
+    "Open MPI files some sends under the wrong one of BYTES_SENT and BYTES_SENT_MPI (ob1 classifies a send " \
+    "completed through its request by the request's status tag, not the send's); the two together are exact"
+
+/* What a source counts apart from what its metric's name says, appended to
+ * the metric's description wherever that source serves it. */
+static const struct {
+    const char *source, *caveat;
+} source_caveats[] = {
+    {SPC("BYTES_SENT_USER"), SENDS_FILED_BY_STATUS_TAG},
+    {SPC("BYTES_SENT_MPI"), SENDS_FILED_BY_STATUS_TAG},
+};
+
+const char *mpit_metric_source_caveat(const char *source)
+{
+    for (size_t i = 0; i < sizeof source_caveats / sizeof source_caveats[0]; i++)
+        if (strcmp(source_caveats[i].source, source) == 0) return source_caveats[i].caveat;
+    return NULL;
+}
+
 static const char needs_spc_or_events[] =
     "needs Open MPI built with --enable-spc and the counter attached (OMPI_MCA_mpi_spc_attach, or the "
     "event added before MPI_Init), or MPICH built with --enable-mpit-events=yes (MPI_T queue events)";

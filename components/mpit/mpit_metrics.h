@@ -43,5 +43,7 @@ extern const mpit_metric_t mpit_metrics[];
 extern const int mpit_num_metrics;
 
 const mpit_metric_t *mpit_metric_find(const char *name);
+/* NULL, or what the source counts apart from what its metric's name says. */
+const char *mpit_metric_source_caveat(const char *source);
 
 #endif
