@@ -31,8 +31,8 @@
 /* ob1 (pml_ob1_sendreq.c) files the bytes of a send that completes through
  * its send request by the request's status tag (req_status.MPI_TAG), which
  * is not the send's tag: a request reused from another message keeps that
- * message's (seen on 4.1.4: one 1000-byte MPI_Send of 21 counted as
- * internal, with and without a window open) */
+ * message's (seen on 4.1.4 and 5.0.7 now and then, under load: one
+ * 1000-byte MPI_Send of 21 counted as internal) */
 #define SENDS_FILED_BY_STATUS_TAG                                                                            \
     "Open MPI files some sends under the wrong one of BYTES_SENT and BYTES_SENT_MPI (ob1 classifies a send " \
     "completed through its request by the request's status tag, not the send's); the two together are exact"
