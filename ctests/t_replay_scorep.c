@@ -91,7 +91,7 @@ int main(int argc, char **argv)
                (unsigned long long)at_peak);
     }
     CHECK(failed == 0, "%d reads failed", failed);
-    int rc = check_finish("t_replay_scorep");
+    int rc = check_finish(REPLAY_TOOL_HOOKS ? "t_replay_scorep_hooked" : "t_replay_scorep");
     MPI_Finalize();
     long long v[NMETRICS];
     CHECK_PAPI(PAPI_stop(es, v));

@@ -71,13 +71,19 @@ run_check units MPIT_FLAVORS=none
 run_check openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi
 run_check mpich MPIT_UNITS=no MPIT_FLAVORS=mpich
 
+# await NAME PID: until build_each (PID) has written NAME's .done (or ended);
+# sets rc and secs from it (rc 1 when it never came)
+await() {
+  while [ ! -f "$logs/mpi-$1.done" ] && kill -0 "$2" 2>/dev/null; do sleep 5; done
+  read -r rc secs < "$logs/mpi-$1.done" 2>/dev/null || rc=1
+}
+
 # ---- each distribution's flavors as soon as its chroot is made (before the
 # source builds end: they take longer)
 for cm in "${distro_chroots[@]}"; do
   fs=${cm%%:*}; m=${cm#*:}
   stamp "waiting for the $m chroot (log: $logs/mpi-$m.log)"
-  while [ ! -f "$logs/mpi-$m.done" ] && kill -0 $chrooter 2>/dev/null; do sleep 5; done
-  read -r rc secs < "$logs/mpi-$m.done" 2>/dev/null || rc=1
+  await "$m" $chrooter
   if [ "$rc" != 0 ]; then
     tail -20 "$logs/mpi-$m.log"
     summaries+=("$m: 0 passed, 1 failed, 0 skipped (the chroot was not made)")
@@ -91,8 +97,7 @@ done
 for fm in "${source_flavors[@]}"; do
   f=${fm%%:*}
   stamp "waiting for the $f build (log: $logs/mpi-$f.log)"
-  while [ ! -f "$logs/mpi-$f.done" ] && kill -0 $builder 2>/dev/null; do sleep 5; done
-  read -r rc secs < "$logs/mpi-$f.done" 2>/dev/null || rc=1
+  await "$f" $builder
   if [ "$rc" != 0 ]; then
     tail -20 "$logs/mpi-$f.log"
     summaries+=("$f: 0 passed, 1 failed, 0 skipped (the MPI did not build)")

@@ -13,10 +13,25 @@ enum replay_region { R_INIT, R_FINALIZE, R_SEND, R_RECV, R_IRECV, R_WAIT, R_BARR
 void replay_enter(enum replay_region r);
 void replay_leave(enum replay_region r);
 
+/* REPLAY_TOOL_HOOKS 1: the wrappers also call papi_mpit.h's hooks, as a
+ * tool taught them would (papi_mpit_after_init, papi_mpit_before_finalize) */
+#ifndef REPLAY_TOOL_HOOKS
+#define REPLAY_TOOL_HOOKS 0
+#endif
+#if REPLAY_TOOL_HOOKS
+#include "papi_mpit.h"
+#define REPLAY_AFTER_INIT()      papi_mpit_after_init()
+#define REPLAY_BEFORE_FINALIZE() papi_mpit_before_finalize()
+#else
+#define REPLAY_AFTER_INIT()      0
+#define REPLAY_BEFORE_FINALIZE() 0
+#endif
+
 int MPI_Init(int *argc, char ***argv)
 {
     replay_enter(R_INIT);
     int rc = PMPI_Init(argc, argv);
+    (void)REPLAY_AFTER_INIT();
     replay_leave(R_INIT);
     return rc;
 }
@@ -24,6 +39,7 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Finalize(void)
 {
     replay_enter(R_FINALIZE);
+    (void)REPLAY_BEFORE_FINALIZE();
     int rc = PMPI_Finalize();
     replay_leave(R_FINALIZE);
     return rc;
