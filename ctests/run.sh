@@ -59,6 +59,9 @@ done
 # numbers for people (KiB, ms) and the recorded command's quoting
 run_unit report-units bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_units.c' \
   '$SRC/utils/report_units.c' '$SRC/utils/report_output.c' '$SRC/utils/report_matrix.c' -lm -o '$unitdir/test_report_units' && '$unitdir/test_report_units'"
+# one parser for every boolean variable of the report tool
+run_unit report-env bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_env.c' \
+  '$SRC/utils/report_env.c' -o '$unitdir/test_report_env' && '$unitdir/test_report_env'"
 # the record sequences of the collection (written against the record before)
 run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_records.c' \
   '$SRC/utils/report_records.c' -o '$unitdir/test_report_records' && '$unitdir/test_report_records'"

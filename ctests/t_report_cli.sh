@@ -5,7 +5,13 @@
 #   no program; "-o ./app" (the program taken for the directory); a program
 #   that is a directory, not executable, not found; -o a file, -o '', -o a
 #   directory this user cannot write (as nobody, where the test is root), -o
-#   under a path that cannot be created; an unknown option.
+#   under a path that cannot be created; an unknown option; -m naming
+#   another MPI family than the program loads (its interposer crashed the
+#   program in MPI_Init) or none; a boolean variable that is not 1/yes/on/
+#   true or 0/no/off/false; --sample-period that is not a number of ms.
+# A script (ldd tells no MPI) takes -m.  The booleans read the same words in
+# every reader: false/no/off are off (MATRIX=false turned Open MPI's
+# monitoring on, QUIET=no silenced the table).
 # -q is silence unless something fails (a run with -q prints nothing, a bad
 # -o with -q still its line).  The recorded command keeps its arguments'
 # boundaries, quoted as a shell needs them (report.json, report.txt).  On an
@@ -24,6 +30,16 @@ $MPIRUN --version 2>&1 | grep -qE '\(Open MPI\) [5-9]' && prrte=yes
 
 $MPICC -O2 -Wall "$here/report_app.c" -o report_app || { echo "FAIL: cannot build report_app"; exit 1; }
 mkdir -p adir && echo 'int x;' >comp.c && chmod 644 comp.c && echo file >afile
+# the program's family as its libraries tell, and the others
+case $(ldd ./report_app) in
+  *libmpi_abi.so*) loaded=abi loads="the MPI 5\.0 standard ABI" soname='libmpi_abi\.so' ;;
+  *libmpi.so.40*) loaded=openmpi loads="Open MPI" soname='libmpi\.so\.40' ;;
+  *libmpich.so.12*) loaded=mpich loads=MPICH soname='libmpich\.so\.12' ;;
+  *libmpi.so.12*) loaded=mpich loads=MPICH soname='libmpi\.so\.12' ;;
+  *libopen-pal.so*) loaded=openmpi loads="Open MPI" soname='libopen-pal\.so' ;;
+  *) echo "FAIL: ldd names no MPI of ./report_app"; exit 1 ;;
+esac
+others=$(echo openmpi mpich abi | tr ' ' '\n' | grep -vx $loaded | tr '\n' ' ')
 
 # expect NAME RC PATTERN CMD...: CMD exits RC, its stderr has exactly one line
 # of ours ("papi-mpit-report: ..."), matching PATTERN (grep -E), and the
@@ -73,6 +89,32 @@ for how in alone mpirun; do
     "${pre[@]}" "$wrap" -o afile/sub ./report_app
   expect "$how-o-file-quiet" 2 "output directory afile: not a directory" "${pre[@]}" "$wrap" -q -o afile ./report_app
   expect "$how-unknown-option" 2 "unknown option --bogus" "${pre[@]}" "$wrap" --bogus ./report_app
+  # -m naming another family than the one the program loads: its interposer
+  # crashed the program in MPI_Init (an Open MPI one of SIGSEGV, an MPICH one
+  # aborted); refused before the run
+  for m in $others; do
+    expect "$how-mpi-$m-mismatch" 2 "--mpi $m \(PAPI_MPIT_REPORT_MPI\) does not match \./report_app, which loads $loads \($soname\): the $m interposer would crash it; leave -m out" \
+      "${pre[@]}" "$wrap" -m $m ./report_app
+  done
+  expect "$how-mpi-unknown" 2 "--mpi \(PAPI_MPIT_REPORT_MPI\): unknown MPI family 'lam'" "${pre[@]}" "$wrap" -m lam ./report_app
+  # the boolean variables: one set of words, a bad value refused with its name
+  PAPI_MPIT_REPORT_MATRIX=maybe expect "$how-bool-matrix" 2 \
+    "--matrix \(PAPI_MPIT_REPORT_MATRIX\): 'maybe' is not a boolean \(1, yes, on, true or 0, no, off, false\)$" \
+    "${pre[@]}" "$wrap" ./report_app
+  PAPI_MPIT_REPORT_SENDERS=2 expect "$how-bool-senders" 2 "PAPI_MPIT_REPORT_SENDERS: '2' is not a boolean" \
+    "${pre[@]}" "$wrap" ./report_app
+  PAPI_MPIT_REPORT_QUIET=-q expect "$how-bool-quiet" 2 "--quiet \(PAPI_MPIT_REPORT_QUIET\): '-q' is not a boolean" \
+    "${pre[@]}" "$wrap" ./report_app
+  # --sample-period: a number of ms, said with the option's name
+  for v in abc -5 1e3 1.2.3 3600001; do
+    expect "$how-sample-period-$v" 2 \
+      "--sample-period \(PAPI_MPIT_REPORT_SAMPLE_MS\): '$v' is not a number of milliseconds from 0 to 3600000 \(0 turns it off\)$" \
+      "${pre[@]}" "$wrap" --sample-period "$v" ./report_app
+  done
+  expect "$how-sample-period-eq" 2 "--sample-period \(PAPI_MPIT_REPORT_SAMPLE_MS\): 'x' is not a number" \
+    "${pre[@]}" "$wrap" --sample-period=x ./report_app
+  PAPI_MPIT_REPORT_LOG_MAX=0 expect "$how-log-max" 2 "PAPI_MPIT_REPORT_LOG_MAX: '0' is not a whole number > 0$" \
+    "${pre[@]}" "$wrap" ./report_app
 done
 
 # a directory this user cannot write: root writes anywhere, so as nobody
@@ -99,6 +141,50 @@ if [ $rc = 0 ] && [ ! -s quiet.err ] && [ -s quiet/report.json ] && grep -q . qu
 else
   fail "-q: exit $rc (want 0), stderr:"
   sed 's/^/    /' quiet.err
+fi
+
+# a script, whose libraries tell no MPI: -m names the family, and is taken
+printf '#!/bin/sh\nexec ./report_app "$@"\n' >app.sh && chmod +x app.sh
+run -np 2 "$wrap" -m $loaded -o script ./app.sh -m 2 >script.out 2>script.err
+rc=$?
+if [ $rc = 0 ] && [ -s script/report.json ] && grep -q . script.out; then
+  ok "a script with -m $loaded: run and measured"
+else
+  fail "a script with -m $loaded: exit $rc, stderr:"
+  sed 's/^/    /' script.err
+fi
+
+# the boolean variables read the same words everywhere: false, no and off are
+# off (MATRIX=false turned Open MPI's monitoring on, QUIET=no silenced the
+# table, SENDERS=no left the sender matrix on, LOG=off logged); first a run
+# with them on, in other words, to see what each gives on this flavor
+PAPI_MPIT_REPORT_QUIET=Yes PAPI_MPIT_REPORT_MATRIX=TRUE PAPI_MPIT_REPORT_SENDERS=on PAPI_MPIT_REPORT_SELFCHECK=true \
+  run -np 2 "$wrap" -o bool-on ./report_app -m 2 >bool-on.out 2>bool-on.err
+rc_on=$?
+PAPI_MPIT_REPORT_QUIET=no PAPI_MPIT_REPORT_MATRIX=false PAPI_MPIT_REPORT_SENDERS=No PAPI_MPIT_REPORT_LOG=off \
+  PAPI_MPIT_REPORT_SELFCHECK=0 run -np 2 "$wrap" -o bool-off ./report_app -m 2 >bool-off.out 2>bool-off.err
+rc_off=$?
+bad=
+[ $rc_on = 0 ] && [ $rc_off = 0 ] || bad="$bad exit $rc_on and $rc_off;"
+grep -q '^event  ' bool-on.err && bad="$bad QUIET=Yes printed the table;"
+grep -q '^event  ' bool-off.err || bad="$bad QUIET=no printed no table;"
+# (self-check reads mpit events, which plain MPICH has none of)
+[ "$KIND" = mpich ] || [ "$(grep -c "^papi-mpit-report: self-check rank [01] " bool-on.err)" -ge 2 ] || bad="$bad SELFCHECK=true checked nothing;"
+grep -q 'self-check' bool-off.err && bad="$bad SELFCHECK=0 checked;"
+grep -qi 'event log' bool-off.err && bad="$bad LOG=off logged;"
+ls bool-off | grep -q '^mpit-events' && bad="$bad LOG=off wrote a log;"
+if [ "$FAMILY" = openmpi ]; then
+  # Open MPI's monitoring gives the matrix: there with TRUE, not with false
+  [ -s bool-on/matrix.csv ] || bad="$bad MATRIX=TRUE wrote no matrix.csv;"
+fi
+[ -e bool-off/matrix.csv ] && bad="$bad MATRIX=false wrote matrix.csv;"
+[ -e bool-on/senders.csv ] || echo "($FLAVOR has no sender matrix: SENDERS=No cannot be told from the default)"
+[ -e bool-off/senders.csv ] && bad="$bad SENDERS=No wrote senders.csv;"
+if [ -z "$bad" ]; then
+  ok "booleans: Yes/TRUE/on/true on, no/false/No/off/0 off ($(ls bool-on | grep -c .) files on, $(ls bool-off | grep -c .) off)"
+else
+  fail "booleans:$bad"
+  sed 's/^/    on: /' bool-on.err; sed 's/^/    off: /' bool-off.err
 fi
 
 # the recorded command: argument boundaries kept, quoted as a shell needs

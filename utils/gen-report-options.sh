@@ -3,7 +3,8 @@
 # utils/report-options.tsv (the format is described at its top).
 #
 #   gen-report-options.sh script TEMPLATE   the script, to stdout: fills the
-#       lines @USAGE_OPTIONS@, @USAGE_VARIABLES@ and "# @OPTION_CASES@"
+#       lines @USAGE_OPTIONS@, @USAGE_VARIABLES@, "# @OPTION_CASES@" and
+#       "# @OPTION_CHECKS@" (a check_TYPE VAR 'OPTION' line per typed row)
 #   gen-report-options.sh man TEMPLATE      the man page, to stdout: fills
 #       the lines @OPTIONS@ and @ENVIRONMENT@
 #   gen-report-options.sh readme FILE       rewrites the table between
@@ -33,11 +34,13 @@ fill() {
         man[n] = man[n] substr($0, 2) "\n"
         next
       }
-      if (split($0, f, "\t") != 8) bad("expected 8 tab-separated fields")
+      if (split($0, f, "\t") != 9) bad("expected 9 tab-separated fields")
       n++
       short[n] = f[1]; long[n] = f[2]; arg[n] = f[3]; var[n] = f[4]
-      value[n] = f[5]; reader[n] = f[6]; dflt[n] = f[7]; help[n] = f[8]
+      value[n] = f[5]; reader[n] = f[6]; type[n] = f[7]; dflt[n] = f[8]; help[n] = f[9]
       if (reader[n] !~ /^(rank|script|test)$/) bad("reader must be rank, script or test")
+      if (type[n] !~ /^(bool|ms|count|family|-)$/) bad("type must be bool, ms, count, family or -")
+      if (has(type[n]) && !has(var[n])) bad("a type without a variable")
       if (has(var[n]) && var[n] !~ /^PAPI_MPIT_REPORT_[A-Z_]+$/) bad("not a PAPI_MPIT_REPORT_ variable: " var[n])
       if (has(value[n]) && value[n] !~ /^[A-Za-z0-9_.,:-]+$/) bad("a value the script could not set unquoted: " value[n])
       if (flag(n) && has(var[n]) && !has(arg[n]) && !has(value[n])) bad("a flag without argument needs a value")
@@ -105,6 +108,16 @@ fill() {
       }
     }
 
+    # ---- checks of the values, after the option loop: check_TYPE VAR "HOW",
+    # HOW being how the user sets it (the option and the variable, or the variable)
+    function option_checks(indent, i, how) {
+      for (i = 1; i <= n; i++) {
+        if (!has(type[i])) continue
+        how = flag(i) ? (has(long[i]) ? long[i] : short[i]) " (" var[i] ")" : var[i]
+        printf "%scheck_%s %s '\''%s'\''\n", indent, type[i], var[i], how
+      }
+    }
+
     # ---- man page
     function roff(s) { gsub(/\\/, "\\e", s); if (s ~ /^[.'\'']/) s = "\\&" s; return s }
     function dash(s) { gsub(/-/, "\\-", s); return s }
@@ -154,6 +167,7 @@ fill() {
       if (mode == "script" && line == "@USAGE_OPTIONS@") { usage_options(); next }
       if (mode == "script" && line == "@USAGE_VARIABLES@") { usage_variables(); next }
       if (mode == "script" && line == "# @OPTION_CASES@") { option_cases(indent); filled++; next }
+      if (mode == "script" && line == "# @OPTION_CHECKS@") { option_checks(indent); filled++; next }
       if (mode == "man" && line == "@OPTIONS@") { man_options(); filled++; next }
       if (mode == "man" && line == "@ENVIRONMENT@") { man_environment(); next }
       if (mode == "readme" && skipping) {

@@ -32,6 +32,7 @@
 
 #include "papi_mpit.h"
 #include "report.h"
+#include "report_env.h"
 #include "report_log.h"
 
 #define PFX             "papi-mpit-report: "
@@ -52,11 +53,7 @@ static unsigned long cap, next_slot, dropped_full;
 static uint64_t dropped_mpi, ts_start, ts_end;
 static int active;
 
-static int log_wanted(void)
-{
-    const char *v = getenv("PAPI_MPIT_REPORT_LOG");
-    return v && *v && strcmp(v, "0") != 0;
-}
+static int log_wanted(void) { return report_bool_env("PAPI_MPIT_REPORT_LOG", 0); }
 
 static void on_event(void *ctx, int type, uint64_t time_ns, const int64_t *elements, int nelements)
 {

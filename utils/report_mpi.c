@@ -53,6 +53,7 @@
 #include "papi_mpit.h"
 #include "report.h"
 #include "report_collect.h"
+#include "report_env.h"
 #include "report_handles.h"
 #include "report_log.h"
 #include "report_mpit_early.h"
@@ -113,11 +114,7 @@ static void note(const char *fmt, ...)
 }
 
 /* -q: nothing on the terminal unless something fails */
-static int quiet(void)
-{
-    const char *q = getenv("PAPI_MPIT_REPORT_QUIET");
-    return q && *q && strcmp(q, "0") != 0;
-}
+static int quiet(void) { return report_bool_env("PAPI_MPIT_REPORT_QUIET", 0); }
 
 static void clean_text(char *s)
 {
@@ -454,11 +451,7 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
-static int senders_wanted(void)
-{
-    const char *want = getenv("PAPI_MPIT_REPORT_SENDERS");
-    return !(want && strcmp(want, "0") == 0);
-}
+static int senders_wanted(void) { return report_bool_env("PAPI_MPIT_REPORT_SENDERS", 1); }
 
 /* Before MPI_Init: PAPI is initialised and every mpit name of the list is
  * looked up once, so that the component can ask the MPI to collect what it
@@ -510,9 +503,9 @@ static char selfcheck_names[3][32];
 
 static void selfcheck_begin(void)
 {
-    const char *want = getenv("PAPI_MPIT_REPORT_SELFCHECK");
     selfcheck_n = 0;
-    if (!want || strcmp(want, "1") != 0 || PAPI_create_eventset(&selfcheck_es) != PAPI_OK) return;
+    if (!report_bool_env("PAPI_MPIT_REPORT_SELFCHECK", 0) || PAPI_create_eventset(&selfcheck_es) != PAPI_OK)
+        return;
     for (int i = 0; selfcheck_events[i]; i++)
         if (PAPI_add_named_event(selfcheck_es, selfcheck_events[i]) == PAPI_OK)
             snprintf(selfcheck_names[selfcheck_n++], sizeof selfcheck_names[0], "%s", selfcheck_events[i]);
@@ -606,7 +599,8 @@ static void sampling_begin(void)
     int n = 0, bad;
     double ms = sample_period_ms(&bad);
     if (bad && my_rank == 0)
-        note("PAPI_MPIT_REPORT_SAMPLE_MS=%s is not a number of ms >= 0: sampling every %g ms",
+        note("--sample-period (PAPI_MPIT_REPORT_SAMPLE_MS) '%s' is not a number of milliseconds from 0 to "
+             "3600000: sampling every %g ms",
              getenv("PAPI_MPIT_REPORT_SAMPLE_MS"), ms);
     for (int i = 0; i < nev; i++)
         if (evs[i].set >= 0 && n < MAX_SAMPLED && sample_needed(evs[i].code)) {
@@ -1005,8 +999,7 @@ static void report_finish(void)
     collect_release();
     selfcheck_end("collection");
     collect_close();
-    const char *check = getenv("PAPI_MPIT_REPORT_SELFCHECK");
-    peers_end(check && strcmp(check, "1") == 0);
+    peers_end(report_bool_env("PAPI_MPIT_REPORT_SELFCHECK", 0));
     free(mine);
     free(all);
     free(senders_counts);

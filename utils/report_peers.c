@@ -16,6 +16,7 @@
 
 #include "papi_mpit.h"
 #include "report.h"
+#include "report_env.h"
 #include "report_handles.h"
 #include "report_peers.h"
 
@@ -44,11 +45,7 @@ static long long *val[REPORT_MATRIX_KINDS][2][MOMENTS]; /* [kind][msgs, bytes][m
  * off by default, since it slows every message (+10 to +15 % on an 8-byte round
  * trip) and some releases crash with it (4.1 at MPI_Comm_disconnect after
  * MPI_Comm_spawn, 6.0.0~rc2 in MPI_Init); doc/performance.md. */
-static int wanted(void)
-{
-    const char *want = getenv("PAPI_MPIT_REPORT_MATRIX");
-    return want && *want && strcmp(want, "0") != 0;
-}
+static int wanted(void) { return report_bool_env("PAPI_MPIT_REPORT_MATRIX", 0); }
 
 /* The component turns the monitoring on for a monitoring-backed name looked
  * up before MPI_Init, unless pml_monitoring_enable is set: the tool's own

@@ -12,31 +12,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "report_env.h"
+
 /* The standard ABI (MPI 5.0), MPICH 4 and Open MPI 5 declare sessions;
  * Open MPI 4.1's header has none, and its programs cannot use them. */
 #if MPI_VERSION >= 4 || defined(MPI_ABI_VERSION) || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
 #define HAVE_SESSIONS 1
 #endif
 
-/* The variables launchers set to a process's rank before MPI starts:
- * Open MPI's mpirun, PMIx (srun --mpi=pmix, prterun), PMI (Hydra), Slurm. */
-static const char *const RANK_VARS[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
-
-static int first_rank(void)
-{
-    for (size_t i = 0; i < sizeof RANK_VARS / sizeof RANK_VARS[0]; i++) {
-        const char *v = getenv(RANK_VARS[i]);
-        if (v && *v) return atoi(v) == 0;
-    }
-    return 1;
-}
-
 static void said_unmeasured(void)
 {
     int init = 0, fini = 0;
     PMPI_Initialized(&init);
     PMPI_Finalized(&fini);
-    if (init || fini || !first_rank()) return;
+    if (init || fini || !report_first_rank()) return;
     fprintf(
         stderr,
         "papi-mpit-report: %s used MPI sessions without MPI_Init: nothing measured (the tool measures from "
