@@ -6,7 +6,8 @@
  * monitoring on itself (pml_monitoring_enable=2); t_monitoring_mca.c sets the
  * parameter as a user would and adds them after MPI_Init.  Where the MPI
  * cannot give a metric, adding it fails with the reason (Open MPI 4.1 hides
- * the pml variables after MPI_Init; MPICH has no such variables).  A peer
+ * the pml variables after MPI_Init, so there they are refused even before
+ * it; MPICH has no such variables).  A peer
  * out of range is an error, not a crash.
  * flavors: openmpi openmpi-spc
  * ranks: 2 4 */
@@ -93,10 +94,18 @@ int main(int argc, char **argv)
     unsetenv("OMPI_MCA_mpi_spc_attach");
     check_papi_init();
     if (!MONITORING_BY_MCA) {
-        /* named before MPI_Init: the component turns monitoring on */
-        int es = PAPI_NULL;
+        /* named before MPI_Init: the component turns monitoring on.  Open
+         * MPI 4.1's own version says its pml variables cannot count: refused
+         * at once (BYTES_SENT counts from an SPC where there is one) */
+        int es = PAPI_NULL, early_v5 = open_mpi_at_least_5();
+        int early_spc = strcmp(getenv("KIND") ? getenv("KIND") : "", "openmpi-spc") == 0;
         CHECK_PAPI(PAPI_create_eventset(&es));
-        for (int m = 0; m < NUM_METRICS; m++) CHECK_PAPI(PAPI_add_named_event(es, metrics[m]));
+        for (int m = 0; m < NUM_METRICS; m++) {
+            int rc = PAPI_add_named_event(es, metrics[m]);
+            int can = early_v5 || m == COLL_BYTES || m == COLL_MSGS || (m == BYTES && early_spc);
+            CHECK((rc == PAPI_OK) == can, "%s named before MPI_Init: %d, expected %s", metrics[m], rc,
+                  can ? "PAPI_OK" : "a refusal");
+        }
     }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

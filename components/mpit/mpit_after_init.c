@@ -60,7 +60,9 @@ void mpit_after_init_forget(mpit_control_t *cs)
 static int after_init_unguarded(void)
 {
     const mpit_backend_t *b = mpit_backend();
-    if (!b) return PAPI_OK; /* the component was never used: nothing waits */
+    /* never used (PAPI not initialised, or no mpit name yet): nothing waits,
+     * but what MPI does is still the answer */
+    if (!b) return mpit_process_mpi_running() ? PAPI_OK : PAPI_ENOINIT;
     if (b->mpi_state() != MPIT_MPI_RUNNING) return PAPI_ENOINIT;
     uintptr_t me = self_id();
     int settled = 0;

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI    14
+#define MPIT_BACKEND_ABI    15
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN    256  /* an MPI_T variable or event name */
@@ -158,6 +158,12 @@ typedef struct mpit_backend {
     /* 1 when a variable bound to a communicator takes MPI_COMM_WORLD only
      * (Open MPI's monitoring): no :comm=self is offered for it. */
     int (*pvar_world_only)(const char *name);
+    /* 1 (with why) when the running library can never publish the variable
+     * (name NULL: any MPI_T event) once MPI runs: another family's, one its
+     * build leaves out (MPICH's configure line, an Open MPI without SPCs),
+     * one its release hides in MPI_Init (Open MPI 4.1's pml monitoring).
+     * Known before MPI_Init; 0 when not known.  NULL: nothing is known. */
+    int (*never_gives)(const char *name, char *why, size_t why_len);
     /* Right before MPI_Finalize: frees the windows the program left open
      * where the release's MPI_Finalize would crash freeing them (Open MPI
      * 4.1 with SPCs attached); nothing elsewhere. */

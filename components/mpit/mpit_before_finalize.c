@@ -13,7 +13,8 @@
 static int before_finalize_unguarded(void)
 {
     const mpit_backend_t *b = mpit_backend();
-    if (!b) return PAPI_OK; /* the component was never used: it attached nothing */
+    /* never used: it attached nothing, but MPI's state is still the answer */
+    if (!b) return mpit_process_mpi_running() ? PAPI_OK : PAPI_ENOINIT;
     if (b->mpi_state() != MPIT_MPI_RUNNING) return PAPI_ENOINIT;
     if (b->free_windows_left_open) b->free_windows_left_open();
     return PAPI_OK;

@@ -52,8 +52,9 @@ typedef struct scan_snapshot {
     unsigned char *valid;   /* info[i] could be read */
     /* metric i, source s is a pvar the MPI collects */
     unsigned char collecting[MPIT_METRICS_MAX][MPIT_METRIC_SOURCES];
-    int num_checked;         /* entries [0, num_checked) were looked for in MPI_T */
-    unsigned char *vanished; /* entry i is a variable MPI_T no longer has */
+    unsigned char never[MPIT_METRICS_MAX]; /* metric i: no source can ever come (metric_never) */
+    int num_checked;                       /* entries [0, num_checked) were looked for in MPI_T */
+    unsigned char *vanished;               /* entry i is a variable MPI_T no longer has */
 } scan_snapshot_t;
 
 static const char event_prefix[] = "event.";
@@ -424,6 +425,37 @@ static int pick_metric_source(const mpit_metric_t *m, const unsigned char *colle
     return -1;
 }
 
+/* 1 when the running library can never give this source, as known
+ * before MPI_Init (mpit_backend_t.never_gives). */
+static int source_never(const mpit_metric_source_t *src)
+{
+    const mpit_backend_t *b = mpit_backend();
+    char why[MPIT_WHY_LEN];
+    return b && b->never_gives &&
+           b->never_gives(src->kind == MPIT_SOURCE_EVENT ? NULL : src->name, why, sizeof why);
+}
+
+/* 1 when no source of m can ever come: MPI_Init (or MPI_Session_init) would
+ * not bring one, so the name is refused now, not left to read 0. */
+static int metric_never(const mpit_metric_t *m)
+{
+    for (int s = 0; s < MPIT_METRIC_SOURCES && m->sources[s].kind != MPIT_SOURCE_NONE; s++)
+        if (!source_never(&m->sources[s])) return 0;
+    return 1;
+}
+
+static const char *metric_defect(const mpit_metric_t *m, char *buf, size_t len);
+
+/* Why m cannot be added on the running MPI: the one sentence, before
+ * MPI_Init, under a session, after MPI_Init and in the listing. */
+static void metric_unavailable(const mpit_metric_t *m, char *why, size_t why_len)
+{
+    char defect[MPIT_WHY_LEN];
+    metric_defect(m, defect, sizeof defect);
+    snprintf(why, why_len, "%s is not available on the running %s: %s%s", m->name, mpit_backend()->family,
+             *defect ? defect : "it ", *defect ? "" : m->needs);
+}
+
 /* A metric listed before MPI_Init picked its source among what MPI_T showed
  * then, and MPI_Init replaces that (Open MPI closes the components it does
  * not select, and 4.1 its pml monitoring): once MPI runs it is picked again,
@@ -439,10 +471,17 @@ static void repick_metric(int i, const scan_snapshot_t *snap)
         fresh->base = e->base;
         *e = *fresh;
     } else {
-        snprintf(e->unusable, sizeof e->unusable, "%s is not available on the running %s: it %s",
-                 mpit_metrics[i].name, mpit_backend()->family, mpit_metrics[i].needs);
+        metric_unavailable(&mpit_metrics[i], e->unusable, sizeof e->unusable);
     }
     free(fresh);
+}
+
+/* 1 when MPI_T lists a variable that is a source of m. */
+static int shows_a_source(const mpit_metric_t *m)
+{
+    for (int s = 0; s < MPIT_METRIC_SOURCES && m->sources[s].kind != MPIT_SOURCE_NONE; s++)
+        if (m->sources[s].kind == MPIT_SOURCE_PVAR && find_variable(m->sources[s].name, -1) >= 0) return 1;
+    return 0;
 }
 
 static void list_metrics(const scan_snapshot_t *snap)
@@ -454,9 +493,16 @@ static void list_metrics(const scan_snapshot_t *snap)
         if (metric_listed[i]) continue;
         mpit_entry_t *e = new_entry(MPIT_KIND_METRIC, mpit_metrics[i].name);
         if (!e) return;
-        if (pick_metric_source(&mpit_metrics[i], snap->collecting[i], 0, e) != 0) {
+        if (pick_metric_source(&mpit_metrics[i], snap->collecting[i], 0, e) != 0 &&
+            !(snap->never[i] && shows_a_source(&mpit_metrics[i]))) {
             free(e);
             continue;
+        }
+        if (e->source == MPIT_SOURCE_NONE) {
+            /* its variable is listed but can never count: the listing says why */
+            e->units = mpit_metrics[i].units;
+            snprintf(e->description, sizeof e->description, "%s (portable metric)", mpit_metrics[i].desc);
+            metric_unavailable(&mpit_metrics[i], e->unusable, sizeof e->unusable);
         }
         metric_listed[i] = 1;
         metric_settled[i] = running;
@@ -509,13 +555,16 @@ static int collect(scan_snapshot_t *snap)
         find_vanished(b, snap);
     if (snap->state == MPIT_MPI_RUNNING) mpit_events_setup();
     for (int i = 0; i < mpit_num_metrics && i < (int)(sizeof snap->collecting / sizeof snap->collecting[0]);
-         i++)
+         i++) {
+        snap->never[i] = (unsigned char)metric_never(&mpit_metrics[i]);
         for (int k = 0; k < MPIT_METRIC_SOURCES; k++) {
             const mpit_metric_source_t *src = &mpit_metrics[i].sources[k];
             /* a variable the MPI does not maintain is no source either */
             snap->collecting[i][k] = src->kind == MPIT_SOURCE_PVAR && maintained(b, snap->state, src->name) &&
-                                     (!src->level || maintained(b, snap->state, src->level));
+                                     (!src->level || maintained(b, snap->state, src->level)) &&
+                                     !source_never(src);
         }
+    }
     return 1;
 }
 
@@ -836,10 +885,7 @@ static int lookup_metric(const mpit_metric_t *m, const mpit_name_t *parsed, cons
     if (parsed->peer >= 0) return lookup_metric_peer(m, parsed, canonical, why, why_len);
     int found = find_exact(m->name, 0);
     if (found >= 0 && entries[found]->kind == MPIT_KIND_METRIC) return found;
-    char defect[MPIT_WHY_LEN];
-    metric_defect(m, defect, sizeof defect);
-    snprintf(why, why_len, "%s is not available on the running %s: %s%s", m->name, mpit_backend()->family,
-             *defect ? defect : "it ", *defect ? "" : m->needs);
+    metric_unavailable(m, why, (size_t)why_len);
     return PAPI_ENOEVNT;
 }
 
@@ -970,7 +1016,13 @@ static void request_sources(const mpit_backend_t *backend, const mpit_name_t *pa
  * variables and events the MPI may still register in MPI_Init wait. */
 static int judged_now(const mpit_name_t *parsed, char *why, int why_len)
 {
-    if (in_metric_namespace(parsed->base)) return mpit_metric_find(parsed->base) == NULL;
+    const mpit_metric_t *m = mpit_metric_find(parsed->base);
+    if (m && metric_never(m)) {
+        /* nothing MPI_Init or MPI_Session_init brings can give it */
+        metric_unavailable(m, why, (size_t)why_len);
+        return 1;
+    }
+    if (in_metric_namespace(parsed->base)) return m == NULL;
     if (!is_event_name(parsed->base)) return 0;
     if (!mpit_backend()->event_num) {
         snprintf(why, why_len, "the running %s has no MPI_T events API (MPI 4.0 events), so no %s",

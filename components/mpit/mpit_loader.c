@@ -95,6 +95,18 @@ int mpit_process_has_mpi(void)
     return dlsym(RTLD_DEFAULT, "PMPI_Get_library_version") && dlsym(RTLD_DEFAULT, "PMPI_T_init_thread");
 }
 
+typedef int (*mpi_flag_fn)(int *);
+
+int mpit_process_mpi_running(void)
+{
+    /* both take an int *: the same call in every ABI */
+    mpi_flag_fn initialized = (mpi_flag_fn)dlsym(RTLD_DEFAULT, "PMPI_Initialized");
+    mpi_flag_fn finalized = (mpi_flag_fn)dlsym(RTLD_DEFAULT, "PMPI_Finalized");
+    int init = 0, fin = 0;
+    if (!initialized || !finalized || initialized(&init) != 0 || finalized(&fin) != 0) return 0;
+    return init && !fin;
+}
+
 /* RTLD_GLOBAL: the backend and the MPI's own plugins resolve against it. */
 static int load_default_mpi(char *why, size_t why_len)
 {

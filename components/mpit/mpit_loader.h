@@ -11,6 +11,10 @@
 /* 1 when MPI is already linked into this process. */
 int mpit_process_has_mpi(void);
 
+/* 1 when MPI is initialised and not finalized, asked of the process's MPI
+ * (PMPI_Initialized, PMPI_Finalized) without a backend: 0 with no MPI. */
+int mpit_process_mpi_running(void);
+
 /* Returns the backend for the MPI in this process, or NULL with a sentence in
  * why (for disabled_reason).  With load_default set and no MPI in the process,
  * first loads the default MPI library ($PAPI_MPIT_LIBMPI or the one chosen at

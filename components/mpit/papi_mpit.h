@@ -155,7 +155,8 @@ int papi_mpit_backend(char *buf, size_t len);
  * MPI_Init made outside a signal handler (which may be a PAPI_read), and
  * counters that are not continuous count from that call.
  * PAPI_OK (also when no mpit event was used); PAPI_ENOINIT when MPI is not
- * running (before MPI_Init, after MPI_Finalize); PAPI_ECLOST when
+ * running (before MPI_Init, also before PAPI_library_init, and after
+ * MPI_Finalize); PAPI_ECLOST when
  * called from inside the component (a signal handler interrupting it). */
 int papi_mpit_after_init(void);
 

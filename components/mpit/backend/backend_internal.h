@@ -33,6 +33,9 @@ const char *backend_library_version(void);
 /* 1 when the running library's version string starts with label and then,
  * after blanks, version ("MPICH Version:", "4.0."). */
 int backend_release_is(const char *label, const char *version);
+/* 1 (with why) when the running library can never publish the variable
+ * name (NULL: any MPI_T event), learnt before MPI_Init (known_defects.c). */
+int backend_never_gives(const char *name, char *why, size_t why_len);
 /* 1 (with why) when reading any event's data would abort the running MPI. */
 int backend_event_data_defect(char *why, size_t why_len);
 

@@ -342,6 +342,7 @@ static mpit_backend_t backend = {
     .pvar_collecting = backend_pvar_collecting,
     .pvar_unavailable = backend_pvar_unavailable,
     .pvar_world_only = backend_pvar_world_only,
+    .never_gives = backend_never_gives,
     .free_windows_left_open = backend_free_windows_left_open,
     .session_create = session_create,
     .session_free = session_free,
