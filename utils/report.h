@@ -75,6 +75,16 @@ typedef struct report_matrix {
     char note[REPORT_REASON_LEN];                     /* why there is no matrix at all */
 } report_matrix_t;
 
+/* Sections another part of the tool adds (the call sites, utils/sites/):
+ * the renderings call those that are set, with arg. */
+typedef struct report_extra {
+    const void *arg;
+    int (*json)(FILE *out, const void *arg);     /* members of report.json's object, each after ",\n" */
+    int (*html_top)(FILE *out, const void *arg); /* after the page's first paragraph */
+    int (*html)(FILE *out, const void *arg);     /* a section before "Not measured" */
+    const char *html_nav;                        /* its link: "<a href=...>...</a>" */
+} report_extra_t;
+
 typedef struct report_job {
     int nprocs;
     char (*hosts)[REPORT_HOST_LEN]; /* per rank */
@@ -102,6 +112,7 @@ typedef struct report_job {
     report_skip_t *skips;
     report_senders_t senders;
     report_matrix_t matrix;
+    report_extra_t extra;
 } report_job_t;
 
 /* Allocation and filling (rank 0). */

@@ -564,16 +564,17 @@ int report_write_html(FILE *out, const report_job_t *job)
     if (job->mpi_library[0]) fputs("; ", out), H(out, job->mpi_library);
     fputs("</p>\n<nav><a href=\"#overview\">Overview</a><a href=\"#summary\">Summary</a><a "
           "href=\"#charts\">Per "
-          "rank</a><a href=\"#senders\">By sender</a><a href=\"#matrix\">Matrix</a><a href=\"#skipped\">Not "
-          "measured</a><a href=\"#run\">The "
-          "run</a></nav>\n",
+          "rank</a><a href=\"#senders\">By sender</a><a href=\"#matrix\">Matrix</a>",
           out);
+    if (job->extra.html_nav) fputs(job->extra.html_nav, out);
+    fputs("<a href=\"#skipped\">Not measured</a><a href=\"#run\">The run</a></nav>\n", out);
     int nnot = report_not_provided_count(job);
     if (nnot) /* one line here; the metrics and reasons once, under Not measured */
         fprintf(out,
                 "<p id=\"not-provided\">This MPI cannot give %d of the default metrics: "
                 "<a href=\"#skipped\">why, under Not measured</a>.</p>\n",
                 nnot);
+    if (job->extra.html_top) job->extra.html_top(out, job->extra.arg);
     write_glance(out, job, idx, nrows);
 
     fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"note\">A row per event, a column per rank. Each row "
@@ -595,6 +596,7 @@ int report_write_html(FILE *out, const report_job_t *job)
     write_charts(out, job, idx, nrows);
     write_senders(out, job);
     write_matrix(out, job);
+    if (job->extra.html) job->extra.html(out, job->extra.arg);
     write_skipped(out, job);
     write_run(out, job);
     fprintf(out, "<script>\n%s</script>\n</body></html>\n", SCRIPT);

@@ -60,6 +60,9 @@
 #include "report_peers.h"
 #include "report_records.h"
 #include "report_sample.h"
+#include "site_job.h"
+#include "site_report.h"
+#include "site_table.h"
 
 #define PFX      "papi-mpit-report: "
 #define MAX_SETS 16
@@ -645,6 +648,7 @@ static void report_start(void)
     PAPI_thread_init(pthread_self_id);
     /* before the tool's start-up messages, which the self-check can then tell */
     peers_begin(my_rank, nprocs);
+    sites_start(my_rank, nprocs);
     /* the tool's only start-up communication, before counting starts */
     selfcheck_begin();
     collect_open();
@@ -679,6 +683,7 @@ static void report_start(void)
     mpit_early_release(); /* the component holds its own by now, where it reads any */
     collect_started();
     peers_window_open();
+    sites_window(1);
     t_start = PMPI_Wtime();
     t_startup = t_before_init + (t_start - t0);
 }
@@ -693,7 +698,7 @@ static void report_start(void)
 static char *serialize(double elapsed, int *len)
 {
     size_t cap = 256 + (size_t)nev * (2 * REPORT_NAME_LEN + REPORT_REASON_LEN + 64) +
-                 (size_t)senders_cols * 32 + REPORT_REASON_LEN + peers_record_cap(),
+                 (size_t)senders_cols * 32 + REPORT_REASON_LEN + peers_record_cap() + sites_record_cap(),
            n = 0;
     char *buf = malloc(cap), host[REPORT_HOST_LEN] = "";
     int sampled = 0;
@@ -736,6 +741,7 @@ static char *serialize(double elapsed, int *len)
         n += (size_t)snprintf(buf + n, cap - n, "N\t%s\n", senders_why);
     }
     n += peers_record(buf + n, cap - n);
+    n += sites_record(buf + n, cap - n);
     *len = (int)n;
     return buf;
 }
@@ -792,6 +798,7 @@ static void deserialize(report_job_t *job, int rank, char *rec)
 {
     char *save = NULL;
     for (char *line = strtok_r(rec, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (job->extra.arg && sites_job_line((sites_job_t *)job->extra.arg, rank, line)) continue;
         char *f[5] = {0}, *s2 = NULL;
         int nf = 0;
         for (char *t = strtok_r(line, "\t", &s2); t && nf < 5; t = strtok_r(NULL, "\t", &s2)) f[nf++] = t;
@@ -891,6 +898,14 @@ static void read_library_version(report_job_t *job)
     *o = '\0';
 }
 
+/* report.txt and the terminal's table: the findings first, the sites last */
+static int render_text(FILE *out, const report_job_t *job)
+{
+    if (sites_text_top(out, job)) return -1;
+    if (report_write_table(out, job)) return -1;
+    return sites_text_bottom(out, job);
+}
+
 static void report_output(report_job_t *job)
 {
     read_command(job->command, sizeof job->command);
@@ -907,7 +922,7 @@ static void report_output(report_job_t *job)
             if (all[i].nranks < job->nprocs || all[i].is_default) partial[k++] = all[i];
         if (partial) job->skips = partial, job->nskips = k;
         fflush(stderr);
-        report_write_table(stderr, job);
+        render_text(stderr, job);
         fflush(stderr);
         job->skips = all;
         job->nskips = nskips;
@@ -917,7 +932,7 @@ static void report_output(report_job_t *job)
     if (dir && *dir) {
         static const char *const files[] = {"report.txt", "ranks.csv",    "report.json",
                                             "chart.svg",  "overview.svg", "report.html"};
-        int (*const render[])(FILE *, const report_job_t *) = {report_write_table,        report_write_csv,
+        int (*const render[])(FILE *, const report_job_t *) = {render_text,               report_write_csv,
                                                                report_write_json,         render_svg,
                                                                report_write_overview_svg, report_write_html};
         enum { NBASE = sizeof files / sizeof files[0] };
@@ -928,13 +943,19 @@ static void report_output(report_job_t *job)
             return;
         }
         /* then the matrices' files, those that have a matrix */
-        static const char *const sfiles[] = {"senders.csv", "senders.svg", "matrix.csv", "matrix.svg"};
+        static const char *const sfiles[] = {"senders.csv", "senders.svg", "matrix.csv",     "matrix.svg",
+                                             "sites.csv",   "p2p.csv",     "collectives.csv"};
         int (*const srender[])(FILE *, const report_job_t *) = {
-            render_senders_csv, report_write_senders_svg, report_write_matrix_csv, report_write_matrix_svg};
+            render_senders_csv, report_write_senders_svg, report_write_matrix_csv, report_write_matrix_svg,
+            sites_csv,          sites_p2p_csv,            sites_colls_csv};
         const int swant[] = {job->senders.kind != REPORT_SENDERS_NONE,
-                             job->senders.kind != REPORT_SENDERS_NONE, report_matrix_any(job),
-                             report_matrix_any(job)};
-        int nfiles = NBASE + 4;
+                             job->senders.kind != REPORT_SENDERS_NONE,
+                             report_matrix_any(job),
+                             report_matrix_any(job),
+                             sites_any(job),
+                             sites_any(job),
+                             sites_any(job)};
+        int nfiles = NBASE + (int)(sizeof sfiles / sizeof sfiles[0]);
         for (int i = 0; i < nfiles; i++) {
             if (i >= NBASE && !swant[i - NBASE]) continue;
             const char *file = i < NBASE ? files[i] : sfiles[i - NBASE];
@@ -945,9 +966,9 @@ static void report_output(report_job_t *job)
             }
         }
         if (!quiet())
-            note("wrote report.html, report.txt, ranks.csv, report.json, chart.svg, overview.svg%s%s in %s",
+            note("wrote report.html, report.txt, ranks.csv, report.json, chart.svg, overview.svg%s%s%s in %s",
                  swant[0] ? ", senders.csv, senders.svg" : "", swant[2] ? ", matrix.csv, matrix.svg" : "",
-                 dir);
+                 swant[4] ? ", sites.csv, p2p.csv, collectives.csv" : "", dir);
     }
 }
 
@@ -966,6 +987,7 @@ static void report_finish(void)
     report_log_finish(my_rank);
     senders_end();
     peers_window_close();
+    sites_window(0);
 
     /* Everything below is collective: every rank takes part, whatever failed. */
     int len = 0;
@@ -978,8 +1000,10 @@ static void report_finish(void)
     if (my_rank == 0 && all && (job = calloc(1, sizeof *job))) {
         report_job_init(job, nprocs);
         job->samples_min = -1; /* until a rank says */
+        sites_attach(job);
         deserialize_all(job, all, total);
         report_matrix_finish(job);
+        sites_finish(job);
         read_library_version(job);
         int v = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
         if (v > 0)
@@ -993,6 +1017,7 @@ static void report_finish(void)
             job->tool_collect_bytes = (double)total;
         }
         report_output(job);
+        sites_detach(job);
         report_job_free(job);
         free(job);
     }
@@ -1004,6 +1029,7 @@ static void report_finish(void)
     free(all);
     free(senders_counts);
     senders_counts = NULL;
+    sites_end();
 }
 
 /* ---- every init entry point, C or Fortran: only the outermost call of a

@@ -662,6 +662,7 @@ int report_write_json(FILE *out, const report_job_t *job)
     fputs(job->nskips ? "\n  ]" : "]", out);
     write_senders_json(out, job);
     report_matrix_json(out, job);
+    if (job->extra.json && job->extra.json(out, job->extra.arg)) return -1;
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
 }

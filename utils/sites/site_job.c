@@ -1,0 +1,238 @@
+/*
+ * papi-mpit-report: the ranks' call-site lines (site_record.c) merged on
+ * rank 0: one site per (module, offset, call), with each rank's time and
+ * calls kept for min / mean / max; the point-to-point cells and the
+ * collectives by call and root.  No MPI.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "site_fn.h"
+#include "site_job.h"
+
+const char *sites_fn_name(int fn) { return fn >= 0 && fn < SITES_NFN ? sites_fn[fn].name : "?"; }
+
+void sites_job_init(sites_job_t *j, int nprocs)
+{
+    memset(j, 0, sizeof *j);
+    j->nprocs = nprocs;
+}
+
+void sites_job_free(sites_job_t *j)
+{
+    for (int i = 0; i < j->nsites; i++) {
+        site_agg_t *s = &j->sites[i];
+        free(s->module), free(s->rank_ns), free(s->rank_calls), free(s->pairs);
+    }
+    free(j->sites), free(j->slot), free(j->cells), free(j->colls);
+    memset(j, 0, sizeof *j);
+}
+
+static void *grow(void *p, int *cap, int need, size_t size)
+{
+    if (need <= *cap) return p;
+    int c = *cap ? 2 * *cap : 64;
+    while (c < need) c *= 2;
+    void *q = realloc(p, (size_t)c * size);
+    if (!q) return NULL;
+    memset((char *)q + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
+    *cap = c;
+    return q;
+}
+
+static unsigned long hash_site(const char *module, unsigned long off, int fn)
+{
+    unsigned long h = 1469598103934665603UL ^ off ^ ((unsigned long)fn << 48);
+    for (const char *p = module; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211UL;
+    return h;
+}
+
+/* rebuilds the index at twice the sites' capacity */
+static int reindex(sites_job_t *j)
+{
+    int n = j->cap_sites * 2;
+    int *slot = malloc(sizeof *slot * (size_t)n);
+    if (!slot) return -1;
+    for (int i = 0; i < n; i++) slot[i] = -1;
+    for (int i = 0; i < j->nsites; i++) {
+        site_agg_t *s = &j->sites[i];
+        unsigned long h = hash_site(s->module, s->off, s->fn) % (unsigned long)n;
+        while (slot[h] >= 0) h = (h + 1) % (unsigned long)n;
+        slot[h] = i;
+    }
+    free(j->slot);
+    j->slot = slot;
+    j->nslot = n;
+    return 0;
+}
+
+static site_agg_t *find_site(sites_job_t *j, const char *module, unsigned long off, int fn)
+{
+    if (j->nslot) {
+        unsigned long h = hash_site(module, off, fn) % (unsigned long)j->nslot;
+        for (; j->slot[h] >= 0; h = (h + 1) % (unsigned long)j->nslot) {
+            site_agg_t *s = &j->sites[j->slot[h]];
+            if (s->off == off && s->fn == fn && strcmp(s->module, module) == 0) return s;
+        }
+    }
+    site_agg_t *sites = grow(j->sites, &j->cap_sites, j->nsites + 1, sizeof *sites);
+    if (!sites) return NULL;
+    j->sites = sites;
+    site_agg_t *s = &sites[j->nsites];
+    s->module = strdup(module);
+    s->off = off;
+    s->fn = fn;
+    s->rank_ns = calloc((size_t)j->nprocs, sizeof *s->rank_ns);
+    s->rank_calls = calloc((size_t)j->nprocs, sizeof *s->rank_calls);
+    if (!s->module || !s->rank_ns || !s->rank_calls) {
+        free(s->module), free(s->rank_ns), free(s->rank_calls);
+        memset(s, 0, sizeof *s);
+        return NULL;
+    }
+    j->nsites++;
+    if (j->nslot < 2 * j->cap_sites) { /* the capacity grew: a new index holds the new one too */
+        if (reindex(j)) return NULL;
+    } else {
+        unsigned long h = hash_site(module, off, fn) % (unsigned long)j->nslot;
+        while (j->slot[h] >= 0) h = (h + 1) % (unsigned long)j->nslot;
+        j->slot[h] = j->nsites - 1;
+    }
+    return s;
+}
+
+static void add_pair(site_agg_t *s, int rank, int peer, long long msgs, long long bytes)
+{
+    site_pair_t *p = grow(s->pairs, &s->cap_pairs, s->npairs + 1, sizeof *p);
+    if (!p) return;
+    s->pairs = p;
+    p[s->npairs++] = (site_pair_t){rank, peer, msgs, bytes};
+}
+
+/* fields split at sep, in place; returns how many */
+static int split(char *s, char sep, char **f, int max)
+{
+    int n = 0;
+    while (n < max) {
+        f[n++] = s;
+        char *e = strchr(s, sep);
+        if (!e) break;
+        *e = '\0';
+        s = e + 1;
+    }
+    return n;
+}
+
+static void site_line(sites_job_t *j, int rank, char **f)
+{
+    /* f: module, offset, fn, hist, peers, totals */
+    site_agg_t *s = find_site(j, f[0], strtoul(f[1], NULL, 16), atoi(f[2]));
+    if (!s) return;
+    long long v[6] = {0};
+    char *t[6];
+    int nt = split(f[5], ':', t, 6);
+    for (int i = 0; i < nt; i++) v[i] = strtoll(t[i], NULL, 10);
+    if (!s->rank_calls[rank]) s->nranks++;
+    s->rank_calls[rank] += v[0];
+    s->rank_ns[rank] += v[1];
+    s->calls += v[0], s->ns += v[1];
+    s->msgs_out += v[2], s->bytes_out += v[3], s->msgs_in += v[4], s->bytes_in += v[5];
+    char *item[SITES_JOB_HIST];
+    int ni = strcmp(f[3], "-") ? split(f[3], ',', item, SITES_JOB_HIST) : 0;
+    for (int i = 0; i < ni; i++) {
+        int b = atoi(item[i]);
+        char *c = strchr(item[i], ':');
+        if (b >= 0 && b < SITES_JOB_HIST && c) s->hist[b] += strtoll(c + 1, NULL, 10);
+    }
+    for (char *p = f[4], *next; strcmp(f[4], "-") && p && *p; p = next) {
+        next = strchr(p, ',');
+        if (next) *next++ = '\0';
+        char *q[3];
+        if (split(p, ':', q, 3) == 3)
+            add_pair(s, rank, atoi(q[0]), strtoll(q[1], NULL, 10), strtoll(q[2], NULL, 10));
+    }
+}
+
+static void p2p_line(sites_job_t *j, int rank, char *cells, char *other)
+{
+    j->p2p_other += strtoll(other, NULL, 10);
+    for (char *p = cells, *next; strcmp(cells, "-") && p && *p; p = next) {
+        next = strchr(p, ',');
+        if (next) *next++ = '\0';
+        char *q[3];
+        if (split(p, ':', q, 3) != 3) continue;
+        site_cell_t *c = grow(j->cells, &j->cap_cells, j->ncells + 1, sizeof *c);
+        if (!c) return;
+        j->cells = c;
+        c[j->ncells++] = (site_cell_t){rank, atoi(q[0]), strtoll(q[1], NULL, 10), strtoll(q[2], NULL, 10)};
+    }
+}
+
+static void coll_line(sites_job_t *j, int fn, int root, char *v)
+{
+    char *t[2];
+    if (split(v, ':', t, 2) != 2) return;
+    for (int i = 0; i < j->ncolls; i++)
+        if (j->colls[i].fn == fn && j->colls[i].root == root) {
+            j->colls[i].calls += strtoll(t[0], NULL, 10);
+            j->colls[i].bytes += strtoll(t[1], NULL, 10);
+            return;
+        }
+    site_coll_t *c = grow(j->colls, &j->cap_colls, j->ncolls + 1, sizeof *c);
+    if (!c) return;
+    j->colls = c;
+    c[j->ncolls++] = (site_coll_t){fn, root, strtoll(t[0], NULL, 10), strtoll(t[1], NULL, 10)};
+}
+
+int sites_job_line(sites_job_t *j, int rank, char *line)
+{
+    char *f[8];
+    if (rank < 0 || rank >= j->nprocs || !line[0] || line[1] != '\t') return 0;
+    char kind = line[0];
+    if (!strchr("CTKG", kind)) return 0; /* another part's line: left whole */
+    int n = split(line + 2, '\t', f, 7);
+    switch (kind) {
+    case 'C':
+        if (n == 6) site_line(j, rank, f);
+        return 1;
+    case 'T':
+        if (n == 2) p2p_line(j, rank, f[0], f[1]);
+        j->nranks++;
+        return 1;
+    case 'K':
+        if (n == 3) coll_line(j, atoi(f[0]), atoi(f[1]), f[2]);
+        return 1;
+    case 'G': {
+        char *t[3];
+        if (n >= 1 && split(f[0], ':', t, 3) == 3) {
+            j->overflow_sites += strtoll(t[0], NULL, 10);
+            j->overflow_colls += strtoll(t[1], NULL, 10);
+            j->untracked += strtoll(t[2], NULL, 10);
+        }
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const site_agg_t *x = a, *y = b;
+    if (x->ns != y->ns) return x->ns < y->ns ? 1 : -1;
+    return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : 0;
+}
+
+static int by_cell(const void *a, const void *b)
+{
+    const site_cell_t *x = a, *y = b;
+    return x->sender != y->sender ? x->sender - y->sender : x->receiver - y->receiver;
+}
+
+void sites_job_finish(sites_job_t *j)
+{
+    sites_name_all(j);
+    if (j->nsites) qsort(j->sites, (size_t)j->nsites, sizeof *j->sites, by_time);
+    free(j->slot); /* the order changed: no more lookups */
+    j->slot = NULL, j->nslot = 0;
+    if (j->ncells) qsort(j->cells, (size_t)j->ncells, sizeof *j->cells, by_cell);
+}

@@ -1,0 +1,83 @@
+/*
+ * papi-mpit-report: the call sites of every rank, merged on rank 0
+ * (site_record.c), named (site_names.c) and rendered (site_render.c).
+ * No MPI types: this side runs on rank 0 after the collection.
+ */
+#ifndef PAPI_MPIT_SITES_JOB_H
+#define PAPI_MPIT_SITES_JOB_H
+
+#include <stdio.h>
+
+#define SITES_JOB_HIST 42 /* = SITES_HIST */
+
+typedef struct site_pair {
+    int rank, peer; /* peer -1: other (outside MPI_COMM_WORLD, or beyond the peers kept) */
+    long long msgs, bytes;
+} site_pair_t;
+
+/* One call site over all ranks: a call instruction of one module. */
+typedef struct site_agg {
+    char *module;      /* the file (the program, or a library) */
+    unsigned long off; /* the return address, relative to the module's load address */
+    int fn;            /* the wrapped call (sites_fn) */
+    long long calls, ns, msgs_out, bytes_out, msgs_in, bytes_in;
+    long long hist[SITES_JOB_HIST];
+    long long *rank_ns, *rank_calls; /* per rank */
+    int nranks;                      /* ranks with calls here */
+    site_pair_t *pairs;
+    int npairs, cap_pairs;
+    /* named (site_names.c) */
+    char func[128], file[256];
+    int line;
+    char label[320]; /* "file.c:212" or "func+0x1c (module)" */
+} site_agg_t;
+
+typedef struct site_cell {
+    int sender, receiver;
+    long long msgs, bytes;
+} site_cell_t;
+
+typedef struct site_coll {
+    int fn, root; /* root: world rank, -1 none */
+    long long calls, bytes;
+} site_coll_t;
+
+typedef struct sites_job {
+    int nprocs, nranks; /* ranks that sent sites */
+    site_agg_t *sites;
+    int nsites, cap_sites;
+    int *slot; /* open-addressed index into sites */
+    int nslot;
+    site_cell_t *cells; /* point-to-point: sender x receiver, from the senders' wrappers */
+    int ncells, cap_cells;
+    long long p2p_other; /* messages to no rank of MPI_COMM_WORLD */
+    site_coll_t *colls;
+    int ncolls, cap_colls;
+    long long overflow_sites, overflow_colls, untracked;
+    char off_reason[256]; /* why no sites were recorded (set by report_mpi.c) */
+    double elapsed_max;   /* the run's length, for shares of time */
+} sites_job_t;
+
+void sites_job_init(sites_job_t *j, int nprocs);
+void sites_job_free(sites_job_t *j);
+/* One line of rank rank's record (C, T, K, G): 1 if it was one of ours. */
+int sites_job_line(sites_job_t *j, int rank, char *line);
+/* After the last line: names the sites (file:line, function) and orders
+ * them by time. */
+void sites_job_finish(sites_job_t *j);
+/* The name of a wrapped call, by index. */
+const char *sites_fn_name(int fn);
+
+/* site_names.c: file, line and function of each site, through libdw */
+void sites_name_all(sites_job_t *j);
+
+/* site_render.c.  Each returns 0, or -1 on an output error. */
+int sites_write_findings(FILE *out, const sites_job_t *j, int html);
+int sites_write_table(FILE *out, const sites_job_t *j);
+int sites_write_csv(FILE *out, const sites_job_t *j);
+int sites_write_p2p_csv(FILE *out, const sites_job_t *j);
+int sites_write_colls_csv(FILE *out, const sites_job_t *j);
+int sites_write_json(FILE *out, const sites_job_t *j); /* the members, each preceded by ",\n  " */
+int sites_write_html(FILE *out, const sites_job_t *j);
+
+#endif

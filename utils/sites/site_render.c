@@ -1,0 +1,416 @@
+/*
+ * papi-mpit-report: the call sites rendered: the findings that open the
+ * report, the table of the heaviest sites, sites.csv, the program's
+ * point-to-point matrix (p2p.csv: what the program's sends asked for, as
+ * its wrappers saw them; not Open MPI's wire-level matrix.csv), the
+ * collectives by call and root (collectives.csv), report.json's members
+ * (through jansson) and report.html's section.  No MPI.
+ */
+#include <jansson.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "site_job.h"
+
+#define TOP_SITES 10
+
+static void human(char *b, size_t n, double v, const char *units) { report_fmt_human(b, n, v, units); }
+
+static long long total_ns(const sites_job_t *j)
+{
+    long long t = 0;
+    for (int i = 0; i < j->nsites; i++) t += j->sites[i].ns;
+    return t;
+}
+
+/* the site's rank with the most (max=1) or least time, and the mean */
+static int extreme_rank(const site_agg_t *s, int nprocs, int max, double *mean)
+{
+    int best = -1;
+    long long sum = 0;
+    for (int r = 0; r < nprocs; r++) {
+        sum += s->rank_ns[r];
+        if (best < 0 || (max ? s->rank_ns[r] > s->rank_ns[best] : s->rank_ns[r] < s->rank_ns[best])) best = r;
+    }
+    *mean = nprocs ? (double)sum / nprocs : 0;
+    return best;
+}
+
+static void site_name(char *b, size_t n, const site_agg_t *s)
+{
+    if (s->line && s->func[0])
+        snprintf(b, n, "%s at %s (%s)", sites_fn_name(s->fn), s->label, s->func);
+    else
+        snprintf(b, n, "%s at %s", sites_fn_name(s->fn), s->label);
+}
+
+/* the most uneven site that matters: max/mean over ranks, among those with
+ * at least 5 % of the time in MPI; -1 for none above 1.5 */
+static int uneven_site(const sites_job_t *j, double *ratio)
+{
+    long long all = total_ns(j);
+    int best = -1;
+    *ratio = 0;
+    for (int i = 0; i < j->nsites; i++) {
+        const site_agg_t *s = &j->sites[i];
+        double mean;
+        int r = extreme_rank(s, j->nprocs, 1, &mean);
+        if (j->nprocs < 2 || r < 0 || mean <= 0 || s->ns * 20 < all) continue;
+        double q = s->rank_ns[r] / mean;
+        if (q > *ratio) *ratio = q, best = i;
+    }
+    return *ratio >= 1.5 ? best : -1;
+}
+
+static int heaviest_cell(const sites_job_t *j, long long *all)
+{
+    int best = -1;
+    *all = 0;
+    for (int i = 0; i < j->ncells; i++) {
+        *all += j->cells[i].bytes;
+        if (best < 0 || j->cells[i].bytes > j->cells[best].bytes) best = i;
+    }
+    return best;
+}
+
+/* HTML text: & < > " escaped */
+static void hesc(FILE *out, const char *s)
+{
+    for (; *s; s++) switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*s, out);
+        }
+}
+
+/* one finding: a sentence, then (html) the table it points to */
+static void finding(FILE *out, int html, const char *text, const char *anchor)
+{
+    if (html) {
+        fputs("<li>", out);
+        hesc(out, text);
+        fprintf(out, " <a href=\"#%s\">table</a></li>\n", anchor);
+    } else {
+        fprintf(out, "  * %s\n", text);
+    }
+}
+
+int sites_write_findings(FILE *out, const sites_job_t *j, int html)
+{
+    char t[1024], a[64], b[64], name[512];
+    long long all = total_ns(j);
+    if (!j->nsites) return 0;
+    if (html)
+        fputs("<h2 id=\"findings\">Findings</h2>\n<ul class=\"findings\">\n", out);
+    else
+        fputs("findings:\n", out);
+    const site_agg_t *top = &j->sites[0]; /* ordered by time */
+    site_name(name, sizeof name, top);
+    human(a, sizeof a, (double)top->ns, "ns");
+    snprintf(t, sizeof t, "Most time in MPI: %s, %s over %d rank%s (%.0f %% of all time in MPI calls).", name,
+             a, top->nranks, top->nranks == 1 ? "" : "s", all ? 100.0 * (double)top->ns / (double)all : 0);
+    finding(out, html, t, "sites");
+    double q;
+    int u = uneven_site(j, &q);
+    if (u >= 0) {
+        const site_agg_t *s = &j->sites[u];
+        double mean;
+        int r = extreme_rank(s, j->nprocs, 1, &mean);
+        site_name(name, sizeof name, s);
+        human(a, sizeof a, (double)s->rank_ns[r], "ns");
+        human(b, sizeof b, mean, "ns");
+        snprintf(t, sizeof t,
+                 "Most uneven: %s: rank %d spends %s there, the mean over ranks is %s (max/mean %.1f).", name,
+                 r, a, b, q);
+        finding(out, html, t, "sites");
+    }
+    long long p2p;
+    int c = heaviest_cell(j, &p2p);
+    if (c >= 0 && j->cells[c].bytes > 0) {
+        const site_cell_t *x = &j->cells[c];
+        human(a, sizeof a, (double)x->bytes, "bytes");
+        snprintf(t, sizeof t,
+                 "Heaviest pair: rank %d sends rank %d %s in %lld message%s (%.0f %% of the point-to-point "
+                 "bytes).",
+                 x->sender, x->receiver, a, x->msgs, x->msgs == 1 ? "" : "s",
+                 100.0 * (double)x->bytes / (double)p2p);
+        finding(out, html, t, "p2p");
+    }
+    int most = -1;
+    for (int i = 0; i < j->nsites; i++)
+        if (j->sites[i].msgs_out + j->sites[i].msgs_in > 0 &&
+            (most < 0 ||
+             j->sites[i].msgs_out + j->sites[i].msgs_in > j->sites[most].msgs_out + j->sites[most].msgs_in))
+            most = i;
+    if (most >= 0) {
+        const site_agg_t *s = &j->sites[most];
+        site_name(name, sizeof name, s);
+        long long m = s->msgs_out + s->msgs_in;
+        human(a, sizeof a, (double)(s->bytes_out + s->bytes_in), "bytes");
+        snprintf(t, sizeof t, "Most messages: %s, %lld message%s (%s) over %d rank%s.", name, m,
+                 m == 1 ? "" : "s", a, s->nranks, s->nranks == 1 ? "" : "s");
+        finding(out, html, t, "sites");
+    }
+    if (html) fputs("</ul>\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+static void peers_text(char *b, size_t n, const site_agg_t *s)
+{
+    /* the pair with the most bytes, and how many pairs there are */
+    int best = -1;
+    b[0] = '\0';
+    for (int i = 0; i < s->npairs; i++)
+        if (best < 0 || s->pairs[i].bytes > s->pairs[best].bytes) best = i;
+    if (best < 0) return;
+    const site_pair_t *p = &s->pairs[best];
+    if (p->peer >= 0)
+        snprintf(b, n, "%d-%d (of %d)", p->rank, p->peer, s->npairs);
+    else
+        snprintf(b, n, "%d-other (of %d)", p->rank, s->npairs);
+}
+
+int sites_write_table(FILE *out, const sites_job_t *j)
+{
+    if (!j->nsites) {
+        if (j->off_reason[0]) fprintf(out, "call sites: none recorded (%s)\n", j->off_reason);
+        return ferror(out) ? -1 : 0;
+    }
+    int n = j->nsites < TOP_SITES ? j->nsites : TOP_SITES;
+    fprintf(out,
+            "\ncall sites (%d of %d, by time in the call over all ranks; every site in sites.csv with -o):\n",
+            n, j->nsites);
+    fprintf(out, "  %-28s %-18s %10s %10s %10s %10s %10s %10s  %s\n", "site", "call", "calls", "time",
+            "max/rank", "mean/rank", "sent", "received", "top pair (sender-receiver)");
+    for (int i = 0; i < n; i++) {
+        const site_agg_t *s = &j->sites[i];
+        char tt[32], mx[32], mn[32], so[32], si[32], pr[64];
+        double mean;
+        int r = extreme_rank(s, j->nprocs, 1, &mean);
+        human(tt, sizeof tt, (double)s->ns, "ns");
+        human(mx, sizeof mx, r >= 0 ? (double)s->rank_ns[r] : 0, "ns");
+        human(mn, sizeof mn, mean, "ns");
+        human(so, sizeof so, (double)s->bytes_out, "bytes");
+        human(si, sizeof si, (double)s->bytes_in, "bytes");
+        peers_text(pr, sizeof pr, s);
+        fprintf(out, "  %-28s %-18s %10lld %10s %10s %10s %10s %10s  %s\n", s->label, sites_fn_name(s->fn),
+                s->calls, tt, mx, mn, so, si, pr);
+    }
+    if (j->overflow_sites || j->overflow_colls || j->untracked)
+        fprintf(
+            out,
+            "  not recorded: %lld calls beyond the sites kept, %lld collectives beyond the cells kept, %lld "
+            "requests beyond the tracked\n",
+            j->overflow_sites, j->overflow_colls, j->untracked);
+    return ferror(out) ? -1 : 0;
+}
+
+static void csv_text(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+int sites_write_csv(FILE *out, const sites_job_t *j)
+{
+    fputs("call,file,line,function,module,offset,calls,time_ns,ranks,time_min_ns,time_min_rank,time_mean_ns,"
+          "time_max_ns,time_max_rank,msgs_sent,bytes_sent,msgs_received,bytes_received\n",
+          out);
+    for (int i = 0; i < j->nsites; i++) {
+        const site_agg_t *s = &j->sites[i];
+        double mean;
+        int lo = extreme_rank(s, j->nprocs, 0, &mean), hi = extreme_rank(s, j->nprocs, 1, &mean);
+        fprintf(out, "%s,", sites_fn_name(s->fn));
+        csv_text(out, s->file);
+        fprintf(out, ",%d,", s->line);
+        csv_text(out, s->func);
+        fputc(',', out);
+        csv_text(out, s->module);
+        fprintf(out, ",0x%lx,%lld,%lld,%d,%lld,%d,%.1f,%lld,%d,%lld,%lld,%lld,%lld\n", s->off, s->calls,
+                s->ns, s->nranks, lo >= 0 ? s->rank_ns[lo] : 0, lo, mean, hi >= 0 ? s->rank_ns[hi] : 0, hi,
+                s->msgs_out, s->bytes_out, s->msgs_in, s->bytes_in);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+int sites_write_p2p_csv(FILE *out, const sites_job_t *j)
+{
+    fputs("sender,receiver,messages,bytes\n", out);
+    for (int i = 0; i < j->ncells; i++)
+        fprintf(out, "%d,%d,%lld,%lld\n", j->cells[i].sender, j->cells[i].receiver, j->cells[i].msgs,
+                j->cells[i].bytes);
+    return ferror(out) ? -1 : 0;
+}
+
+int sites_write_colls_csv(FILE *out, const sites_job_t *j)
+{
+    fputs("call,root,calls,bytes\n", out);
+    for (int i = 0; i < j->ncolls; i++) {
+        fprintf(out, "%s,", sites_fn_name(j->colls[i].fn));
+        if (j->colls[i].root >= 0) fprintf(out, "%d", j->colls[i].root);
+        fprintf(out, ",%lld,%lld\n", j->colls[i].calls, j->colls[i].bytes);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+static json_t *site_json(const sites_job_t *j, const site_agg_t *s)
+{
+    double mean;
+    int lo = extreme_rank(s, j->nprocs, 0, &mean), hi = extreme_rank(s, j->nprocs, 1, &mean);
+    json_t *hist = json_array(), *pairs = json_array(), *time = json_array(), *calls = json_array();
+    for (int b = 0; b < SITES_JOB_HIST; b++)
+        if (s->hist[b])
+            json_array_append_new(
+                hist, json_pack("{s:I,s:I,s:I}", "from", (json_int_t)(b ? 1LL << (b - 1) : 0), "below",
+                                (json_int_t)(b ? 1LL << b : 1), "count", (json_int_t)s->hist[b]));
+    for (int p = 0; p < s->npairs; p++) {
+        const site_pair_t *x = &s->pairs[p];
+        json_t *peer = x->peer >= 0 ? json_integer(x->peer) : json_null();
+        json_array_append_new(pairs, json_pack("{s:i,s:o,s:I,s:I}", "rank", x->rank, "peer", peer, "messages",
+                                               (json_int_t)x->msgs, "bytes", (json_int_t)x->bytes));
+    }
+    for (int r = 0; r < j->nprocs; r++) {
+        json_array_append_new(time, json_integer(s->rank_ns[r]));
+        json_array_append_new(calls, json_integer(s->rank_calls[r]));
+    }
+    return json_pack(
+        "{s:s,s:s,s:i,s:s,s:s,s:s,s:I,s:I,s:I,s:{s:I,s:i,s:f,s:I,s:i},s:I,s:I,s:I,s:I,s:o,s:o,s:o,s:o}",
+        "call", sites_fn_name(s->fn), "file", s->file, "line", s->line, "function", s->func, "label",
+        s->label, "module", s->module, "offset", (json_int_t)s->off, "calls", (json_int_t)s->calls, "time_ns",
+        (json_int_t)s->ns, "time_per_rank", "min_ns", (json_int_t)(lo >= 0 ? s->rank_ns[lo] : 0), "min_rank",
+        lo, "mean_ns", mean, "max_ns", (json_int_t)(hi >= 0 ? s->rank_ns[hi] : 0), "max_rank", hi,
+        "messages_sent", (json_int_t)s->msgs_out, "bytes_sent", (json_int_t)s->bytes_out, "messages_received",
+        (json_int_t)s->msgs_in, "bytes_received", (json_int_t)s->bytes_in, "sizes", hist, "pairs", pairs,
+        "rank_time_ns", time, "rank_calls", calls);
+}
+
+int sites_write_json(FILE *out, const sites_job_t *j)
+{
+    json_t *sites = json_array(), *cells = json_array(), *colls = json_array();
+    for (int i = 0; i < j->nsites; i++) json_array_append_new(sites, site_json(j, &j->sites[i]));
+    for (int i = 0; i < j->ncells; i++)
+        json_array_append_new(cells, json_pack("{s:i,s:i,s:I,s:I}", "sender", j->cells[i].sender, "receiver",
+                                               j->cells[i].receiver, "messages", (json_int_t)j->cells[i].msgs,
+                                               "bytes", (json_int_t)j->cells[i].bytes));
+    for (int i = 0; i < j->ncolls; i++) {
+        json_t *root = j->colls[i].root >= 0 ? json_integer(j->colls[i].root) : json_null();
+        json_array_append_new(colls, json_pack("{s:s,s:o,s:I,s:I}", "call", sites_fn_name(j->colls[i].fn),
+                                               "root", root, "calls", (json_int_t)j->colls[i].calls, "bytes",
+                                               (json_int_t)j->colls[i].bytes));
+    }
+    json_t *doc = json_pack(
+        "{s:{s:s,s:o,s:{s:I,s:I,s:I},s:s},s:{s:s,s:o,s:I},s:{s:s,s:o}}", "call_sites", "counts",
+        "per call site of the program (the caller's address): calls and wall time inside the call; bytes and "
+        "messages sent and received by the messages each site posted",
+        "sites", sites, "not_recorded", "calls", (json_int_t)j->overflow_sites, "collectives",
+        (json_int_t)j->overflow_colls, "requests", (json_int_t)j->untracked, "why_none", j->off_reason,
+        "program_matrix", "counts",
+        "point-to-point messages and bytes by sender and receiver (ranks of MPI_COMM_WORLD) as the program's "
+        "send "
+        "calls asked for them, counted in the tool's wrappers on every MPI; not the wire-level traffic of "
+        "communication_matrix",
+        "cells", cells, "to_other", (json_int_t)j->p2p_other, "collectives", "counts",
+        "calls (summed over ranks) and bytes each rank put in (its send side), by call and root (rank of "
+        "MPI_COMM_WORLD, null for none)",
+        "by_call_and_root", colls);
+    if (!doc) return -1;
+    /* members of report.json's top object: the object's text without its braces */
+    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+    if (!text) return -1;
+    char *open = strchr(text, '{'), *close = strrchr(text, '}');
+    if (open && close && close > open + 1) {
+        *close = '\0';
+        char *body = open + 1;
+        while (*body == '\n') body++;
+        size_t len = strlen(body);
+        while (len && (body[len - 1] == '\n' || body[len - 1] == ' ')) body[--len] = '\0';
+        fprintf(out, ",\n%s", body);
+    }
+    free(text);
+    return ferror(out) ? -1 : 0;
+}
+
+int sites_write_html(FILE *out, const sites_job_t *j)
+{
+    fputs("<h2 id=\"sites\">Call sites</h2>\n", out);
+    if (!j->nsites) {
+        fputs("<p>No call site was recorded", out);
+        if (j->off_reason[0]) fputs(" (", out), hesc(out, j->off_reason), fputs(")", out);
+        fputs(".</p>\n", out);
+        return ferror(out) ? -1 : 0;
+    }
+    fputs(
+        "<p class=\"note\">Each MPI call of the program, by the line that made it (file:line where the "
+        "program "
+        "has debug information, function+offset otherwise): calls and wall time inside the call summed over "
+        "ranks, the time of the rank with the most and the mean over ranks, and the messages each site "
+        "posted "
+        "(a nonblocking receive's message is charged where it was posted, its completion gets the call and "
+        "the "
+        "time). Click a column to sort.</p>\n",
+        out);
+    fputs(
+        "<table class=\"sortable\" id=\"sites-table\"><thead><tr><th>site</th><th>function</th><th>call</th>"
+        "<th>calls</th><th>time</th><th>max rank</th><th>max</th><th>mean</th><th>sent</th><th>received</th>"
+        "<th>messages</th></tr></thead><tbody>\n",
+        out);
+    for (int i = 0; i < j->nsites; i++) {
+        const site_agg_t *s = &j->sites[i];
+        char tt[32], mx[32], mn[32], so[32], si[32];
+        double mean;
+        int r = extreme_rank(s, j->nprocs, 1, &mean);
+        human(tt, sizeof tt, (double)s->ns, "ns");
+        human(mx, sizeof mx, r >= 0 ? (double)s->rank_ns[r] : 0, "ns");
+        human(mn, sizeof mn, mean, "ns");
+        human(so, sizeof so, (double)s->bytes_out, "bytes");
+        human(si, sizeof si, (double)s->bytes_in, "bytes");
+        fputs("<tr><td>", out);
+        hesc(out, s->label);
+        fputs("</td><td>", out);
+        hesc(out, s->func);
+        fprintf(out,
+                "</td><td>%s</td><td data-v=\"%lld\">%lld</td><td data-v=\"%lld\">%s</td><td>%d</td><td "
+                "data-v=\"%lld\">%s</td><td data-v=\"%.0f\">%s</td><td data-v=\"%lld\">%s</td><td "
+                "data-v=\"%lld\">%s</td><td data-v=\"%lld\">%lld</td></tr>\n",
+                sites_fn_name(s->fn), s->calls, s->calls, s->ns, tt, r, r >= 0 ? s->rank_ns[r] : 0, mx, mean,
+                mn, s->bytes_out, so, s->bytes_in, si, s->msgs_out + s->msgs_in, s->msgs_out + s->msgs_in);
+    }
+    fputs("</tbody></table>\n", out);
+    fputs("<h3 id=\"p2p\">Point-to-point, as the program asked</h3>\n<p class=\"note\">Messages and bytes of "
+          "the "
+          "program's sends by sender and receiver (ranks of MPI_COMM_WORLD), counted in the tool's wrappers "
+          "on any "
+          "MPI: what the program asked for, not what went on the wire (that is the Matrix section, from Open "
+          "MPI's "
+          "monitoring, with --matrix).</p>\n<table "
+          "class=\"sortable\"><thead><tr><th>sender</th><th>receiver</th>"
+          "<th>messages</th><th>bytes</th></tr></thead><tbody>\n",
+          out);
+    for (int i = 0; i < j->ncells; i++)
+        fprintf(out, "<tr><td>%d</td><td>%d</td><td>%lld</td><td data-v=\"%lld\">%lld</td></tr>\n",
+                j->cells[i].sender, j->cells[i].receiver, j->cells[i].msgs, j->cells[i].bytes,
+                j->cells[i].bytes);
+    fputs("</tbody></table>\n<h3 id=\"collectives\">Collectives by call and root</h3>\n<table "
+          "class=\"sortable\">"
+          "<thead><tr><th>call</th><th>root</th><th>calls (all ranks)</th><th>bytes put in</th></tr></thead>"
+          "<tbody>\n",
+          out);
+    for (int i = 0; i < j->ncolls; i++) {
+        fprintf(out, "<tr><td>%s</td><td>", sites_fn_name(j->colls[i].fn));
+        if (j->colls[i].root >= 0) fprintf(out, "%d", j->colls[i].root);
+        fprintf(out, "</td><td>%lld</td><td data-v=\"%lld\">%lld</td></tr>\n", j->colls[i].calls,
+                j->colls[i].bytes, j->colls[i].bytes);
+    }
+    fputs("</tbody></table>\n", out);
+    return ferror(out) ? -1 : 0;
+}

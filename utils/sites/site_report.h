@@ -1,0 +1,30 @@
+/*
+ * papi-mpit-report: the call sites' part of the report (site_report.c),
+ * called by the interposer (report_mpi.c).
+ */
+#ifndef PAPI_MPIT_SITES_REPORT_H
+#define PAPI_MPIT_SITES_REPORT_H
+
+#include <stdio.h>
+
+#include "report.h"
+
+/* After MPI_Init, every rank: the tables (unless PAPI_MPIT_REPORT_SITES
+ * is off); sites_window (site_table.h) then opens and closes the counting. */
+void sites_start(int rank, int nprocs);
+/* Rank 0: before the records are read (their C, T, K, G lines go to the
+ * job's extra.arg), after, and when the job is freed. */
+void sites_attach(report_job_t *job);
+void sites_finish(report_job_t *job);
+void sites_detach(report_job_t *job);
+/* 1 when some site was recorded (then the files below are written). */
+int sites_any(const report_job_t *job);
+/* The text report: findings before the table, the sites after it. */
+int sites_text_top(FILE *out, const report_job_t *job);
+int sites_text_bottom(FILE *out, const report_job_t *job);
+/* sites.csv, p2p.csv, collectives.csv */
+int sites_csv(FILE *out, const report_job_t *job);
+int sites_p2p_csv(FILE *out, const report_job_t *job);
+int sites_colls_csv(FILE *out, const report_job_t *job);
+
+#endif

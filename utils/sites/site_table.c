@@ -1,0 +1,601 @@
+/*
+ * papi-mpit-report: the call-site tables the wrappers fill (site_table.h
+ * says what is charged where).  Sites, requests and collective cells are
+ * open-addressed tables of fixed size, claimed with compare-and-swap;
+ * counts are relaxed atomic adds (a Waitall on one thread and an Isend on
+ * another may charge one site at once).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <mpi.h>
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_handles.h"
+#include "site_table.h"
+
+#define ADD(p, v)        __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define TRACK_MAX        65536 /* requests and messages tracked at once */
+#define COLL_MAX         1024  /* (collective, root) cells */
+#define MAX_FORTRAN_LIBS 4
+
+int sites_on;
+__thread int sites_depth __attribute__((tls_model("initial-exec")));
+
+static sites_site_t *sites;
+static long long sites_overflow, colls_overflow, untracked;
+static int my_rank, world_size;
+static MPI_Comm world;
+static long long *p2p_msgs, *p2p_bytes, p2p_other; /* by receiver, world_size each */
+static sites_coll_cell_t *colls;
+static int comm_keyval = MPI_KEYVAL_INVALID, win_keyval = MPI_KEYVAL_INVALID;
+
+/* the MPI's Fortran layers that call the C MPI_ names (MPICH's): a call
+ * from inside them is charged to the Fortran program's line that called them */
+static struct {
+    uintptr_t lo, hi;
+} fortran[MAX_FORTRAN_LIBS];
+static int nfortran;
+
+/* ---- requests and messages whose message is charged later */
+enum { TR_FREE, TR_RECV, TR_PRECV, TR_PSEND, TR_MESSAGE, TR_GONE };
+typedef struct track {
+    uintptr_t key;
+    int state; /* TR_*: TR_FREE never used, TR_GONE removed (probing goes on past it) */
+    int peer;  /* psend: world rank */
+    sites_site_t *site;
+    MPI_Comm comm;   /* recv, precv, message */
+    long long bytes; /* psend */
+} track_t;
+static track_t *tracks;
+
+static inline unsigned hash_ptr(uintptr_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (unsigned)k;
+}
+
+/* ---- sites */
+static int in_fortran(uintptr_t pc)
+{
+    for (int i = 0; i < nfortran; i++)
+        if (pc >= fortran[i].lo && pc < fortran[i].hi) return 1;
+    return 0;
+}
+
+/* The first return address outside the MPI's Fortran layer (its frames
+ * have no frame pointer: the unwinder reads their unwind tables). */
+static uintptr_t fortran_caller(uintptr_t pc)
+{
+    void *frames[8];
+    int n = backtrace(frames, 8);
+    for (int i = 1; i < n; i++) {
+        uintptr_t f = (uintptr_t)frames[i];
+        if (!in_fortran(f) && i > 1 && in_fortran((uintptr_t)frames[i - 1])) return f;
+    }
+    return pc;
+}
+
+static sites_site_t *site_of(sites_call_t *c)
+{
+    if (c->site) return c->site;
+    uintptr_t pc = (uintptr_t)c->pc;
+    if (nfortran && in_fortran(pc)) pc = fortran_caller(pc);
+    unsigned h = hash_ptr(pc) & (SITES_MAX - 1);
+    for (int probe = 0; probe < SITES_MAX; probe++, h = (h + 1) & (SITES_MAX - 1)) {
+        sites_site_t *s = &sites[h];
+        uintptr_t cur = __atomic_load_n(&s->pc, __ATOMIC_ACQUIRE);
+        if (cur == 0) {
+            uintptr_t want = 0;
+            if (__atomic_compare_exchange_n(&s->pc, &want, pc, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                __atomic_store_n(&s->fn1, c->fn + 1, __ATOMIC_RELEASE);
+                return c->site = s;
+            }
+            cur = want;
+        }
+        if (cur != pc) continue;
+        /* claimed: its call is written right after (by another thread, maybe) */
+        int fn1;
+        while ((fn1 = __atomic_load_n(&s->fn1, __ATOMIC_ACQUIRE)) == 0) {}
+        if (fn1 == c->fn + 1) return c->site = s;
+    }
+    ADD(&sites_overflow, 1);
+    return NULL;
+}
+
+void sites_leave(sites_call_t *c)
+{
+    long long dt = sites_now_ns() - c->t0;
+    sites_site_t *s = site_of(c);
+    if (s) {
+        ADD(&s->calls, 1);
+        ADD(&s->ns, dt);
+    }
+    sites_depth = 0;
+}
+
+/* ---- ranks of MPI_COMM_WORLD */
+static int copy_none(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)comm, (void)keyval, (void)extra, (void)in, (void)out;
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+static int delete_table(MPI_Comm comm, int keyval, void *val, void *extra)
+{
+    (void)comm, (void)keyval, (void)extra;
+    free(val);
+    return MPI_SUCCESS;
+}
+static int win_copy_none(MPI_Win win, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)win, (void)keyval, (void)extra, (void)in, (void)out;
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+static int win_delete_table(MPI_Win win, int keyval, void *val, void *extra)
+{
+    (void)win, (void)keyval, (void)extra;
+    free(val);
+    return MPI_SUCCESS;
+}
+
+/* world ranks of group's members: [0] the size, then one per rank (-1:
+ * not in MPI_COMM_WORLD) */
+static int *translation(MPI_Group group)
+{
+    int n = 0;
+    MPI_Group wg;
+    PMPI_Group_size(group, &n);
+    int *t = malloc(sizeof *t * (2 * (size_t)n + 1));
+    if (!t) return NULL;
+    t[0] = n;
+    for (int i = 0; i < n; i++) t[1 + n + i] = i;
+    PMPI_Comm_group(world, &wg);
+    PMPI_Group_translate_ranks(group, n, t + 1 + n, wg, t + 1);
+    PMPI_Group_free(&wg);
+    for (int i = 0; i < n; i++)
+        if (t[1 + i] == MPI_UNDEFINED) t[1 + i] = -1;
+    return t;
+}
+
+/* The world rank of rank in comm (for an intercommunicator, of its remote
+ * group); -1 for none (MPI_PROC_NULL, MPI_ANY_SOURCE, outside the world). */
+static int world_rank(MPI_Comm comm, int rank)
+{
+    if (rank < 0) return -1;
+    if (comm == world) return rank < world_size ? rank : -1;
+    if (comm_keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL) return -1;
+    int *t = NULL, flag = 0;
+    PMPI_Comm_get_attr(comm, comm_keyval, &t, &flag);
+    if (!flag || !t) {
+        MPI_Group g;
+        int inter = 0;
+        PMPI_Comm_test_inter(comm, &inter);
+        if ((inter ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) != MPI_SUCCESS) return -1;
+        t = translation(g);
+        PMPI_Group_free(&g);
+        if (!t) return -1;
+        PMPI_Comm_set_attr(comm, comm_keyval, t);
+    }
+    return rank < t[0] ? t[1 + rank] : -1;
+}
+
+static int win_world_rank(MPI_Win win, int rank)
+{
+    if (rank < 0 || win_keyval == MPI_KEYVAL_INVALID) return -1;
+    int *t = NULL, flag = 0;
+    PMPI_Win_get_attr(win, win_keyval, &t, &flag);
+    if (!flag || !t) {
+        MPI_Group g;
+        if (PMPI_Win_get_group(win, &g) != MPI_SUCCESS) return -1;
+        t = translation(g);
+        PMPI_Group_free(&g);
+        if (!t) return -1;
+        PMPI_Win_set_attr(win, win_keyval, t);
+    }
+    return rank < t[0] ? t[1 + rank] : -1;
+}
+
+/* ---- messages */
+static int size_bin(long long bytes)
+{
+    if (bytes <= 0) return 0;
+    int b = 64 - __builtin_clzll((unsigned long long)bytes);
+    return b < SITES_HIST ? b : SITES_HIST - 1;
+}
+
+static void charge_peer(sites_site_t *s, int peer, long long bytes)
+{
+    if (peer >= 0) {
+        unsigned h = (unsigned)peer % SITES_PEERS;
+        for (int i = 0; i < SITES_PEERS; i++, h = (h + 1) % SITES_PEERS) {
+            sites_peer_t *p = &s->peers[h];
+            int cur = __atomic_load_n(&p->peer1, __ATOMIC_ACQUIRE);
+            if (cur == 0) {
+                int want = 0;
+                if (__atomic_compare_exchange_n(&p->peer1, &want, peer + 1, 0, __ATOMIC_ACQ_REL,
+                                                __ATOMIC_ACQUIRE) ||
+                    want == peer + 1)
+                    cur = peer + 1;
+                else
+                    cur = want;
+            }
+            if (cur == peer + 1) {
+                ADD(&p->msgs, 1);
+                ADD(&p->bytes, bytes);
+                return;
+            }
+        }
+    }
+    ADD(&s->other_msgs, 1);
+    ADD(&s->other_bytes, bytes);
+}
+
+long long sites_payload(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+    return (long long)count * size;
+}
+
+static void out_message(sites_site_t *s, long long bytes, int wpeer)
+{
+    if (!s) return;
+    ADD(&s->msgs_out, 1);
+    ADD(&s->bytes_out, bytes);
+    ADD(&s->hist[size_bin(bytes)], 1);
+    charge_peer(s, wpeer, bytes);
+    if (wpeer >= 0) {
+        ADD(&p2p_msgs[wpeer], 1);
+        ADD(&p2p_bytes[wpeer], bytes);
+    } else {
+        ADD(&p2p_other, 1);
+    }
+}
+
+void sites_send(sites_call_t *c, int count, MPI_Datatype type, int peer, MPI_Comm comm)
+{
+    if (peer == MPI_PROC_NULL) return;
+    out_message(site_of(c), sites_payload(count, type), world_rank(comm, peer));
+}
+
+static void in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm)
+{
+    int flag = 0, n = 0;
+    if (!s || st->MPI_SOURCE == MPI_PROC_NULL) return;
+    if (PMPI_Test_cancelled(st, &flag) == MPI_SUCCESS && flag) return;
+    if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) n = 0;
+    ADD(&s->msgs_in, 1);
+    ADD(&s->bytes_in, (long long)n);
+    ADD(&s->hist[size_bin(n)], 1);
+    charge_peer(s, world_rank(comm, st->MPI_SOURCE), n);
+}
+
+void sites_recv(sites_call_t *c, const MPI_Status *st, MPI_Comm comm) { in_message(site_of(c), st, comm); }
+
+long long sites_payload_v(const int counts[], MPI_Datatype type, MPI_Comm comm)
+{
+    int n = 0, inter = 0, size = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        PMPI_Comm_remote_size(comm, &n);
+    else
+        PMPI_Comm_size(comm, &n);
+    if (!counts || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+    long long sum = 0;
+    for (int i = 0; i < n; i++) sum += counts[i];
+    return sum * size;
+}
+
+long long sites_payload_w(const int counts[], const MPI_Datatype types[], MPI_Comm comm)
+{
+    int n = 0;
+    PMPI_Comm_size(comm, &n);
+    long long sum = 0;
+    for (int i = 0; counts && types && i < n; i++) sum += sites_payload(counts[i], types[i]);
+    return sum;
+}
+
+int sites_is_root(int root, MPI_Comm comm)
+{
+    int me = -1;
+    if (root == MPI_ROOT) return 1;
+    if (root < 0) return 0;
+    PMPI_Comm_rank(comm, &me);
+    return me == root;
+}
+
+void sites_coll(sites_call_t *c, long long bytes, int root, MPI_Comm comm)
+{
+    int wroot = root >= 0 ? world_rank(comm, root) : -1;
+    sites_site_t *s = site_of(c);
+    if (s && bytes) {
+        ADD(&s->bytes_out, bytes);
+        ADD(&s->hist[size_bin(bytes)], 1);
+    }
+    unsigned h = hash_ptr((uintptr_t)(c->fn * 65599 + wroot + 1)) & (COLL_MAX - 1);
+    for (int i = 0; i < COLL_MAX; i++, h = (h + 1) & (COLL_MAX - 1)) {
+        sites_coll_cell_t *k = &colls[h];
+        int cur = __atomic_load_n(&k->fn1, __ATOMIC_ACQUIRE);
+        if (cur == 0) {
+            int want = 0;
+            if (__atomic_compare_exchange_n(&k->fn1, &want, -1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                k->root = wroot;
+                __atomic_store_n(&k->fn1, c->fn + 1, __ATOMIC_RELEASE);
+                cur = c->fn + 1;
+            } else {
+                cur = want;
+            }
+        }
+        while (cur == -1) cur = __atomic_load_n(&k->fn1, __ATOMIC_ACQUIRE); /* being claimed */
+        if (cur == c->fn + 1 && k->root == wroot) {
+            ADD(&k->calls, 1);
+            ADD(&k->bytes, bytes);
+            return;
+        }
+    }
+    ADD(&colls_overflow, 1);
+}
+
+void sites_rma(sites_call_t *c, int count, MPI_Datatype type, int target, MPI_Win win)
+{
+    sites_site_t *s = site_of(c);
+    if (!s || target == MPI_PROC_NULL) return;
+    long long bytes = sites_payload(count, type);
+    ADD(&s->msgs_out, 1);
+    ADD(&s->bytes_out, bytes);
+    ADD(&s->hist[size_bin(bytes)], 1);
+    charge_peer(s, win_world_rank(win, target), bytes);
+}
+
+void sites_io(sites_call_t *c, int count, MPI_Datatype type, int write)
+{
+    sites_site_t *s = site_of(c);
+    if (!s) return;
+    long long bytes = sites_payload(count, type);
+    ADD(write ? &s->bytes_out : &s->bytes_in, bytes);
+    ADD(&s->hist[size_bin(bytes)], 1);
+}
+
+/* ---- tracked requests */
+static track_t *track_find(uintptr_t key)
+{
+    if (!tracks) return NULL;
+    unsigned h = hash_ptr(key) & (TRACK_MAX - 1);
+    for (int i = 0; i < TRACK_MAX; i++, h = (h + 1) & (TRACK_MAX - 1)) {
+        track_t *t = &tracks[h];
+        int st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+        if (st == TR_FREE) return NULL;
+        if (st != TR_GONE && st > 0 && t->key == key) return t;
+    }
+    return NULL;
+}
+
+static void track_put(uintptr_t key, int state, sites_site_t *site, MPI_Comm comm, int peer, long long bytes)
+{
+    if (!tracks || !site) return;
+    track_t *old = track_find(key); /* a handle the MPI reuses: the old use is over */
+    if (old) __atomic_store_n(&old->state, TR_GONE, __ATOMIC_RELEASE);
+    unsigned h = hash_ptr(key) & (TRACK_MAX - 1);
+    for (int i = 0; i < TRACK_MAX; i++, h = (h + 1) & (TRACK_MAX - 1)) {
+        track_t *t = &tracks[h];
+        int cur = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+        if (cur != TR_FREE && cur != TR_GONE) continue;
+        /* -1: being written */
+        if (!__atomic_compare_exchange_n(&t->state, &cur, -1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            continue;
+        t->key = key;
+        t->site = site;
+        t->comm = comm;
+        t->peer = peer;
+        t->bytes = bytes;
+        __atomic_store_n(&t->state, state, __ATOMIC_RELEASE);
+        return;
+    }
+    ADD(&untracked, 1);
+}
+
+void sites_track_recv(sites_call_t *c, MPI_Request req, MPI_Comm comm)
+{
+    track_put(sites_key(req), TR_RECV, site_of(c), comm, -1, 0);
+}
+
+void sites_track_precv(sites_call_t *c, MPI_Request req, MPI_Comm comm)
+{
+    track_put(sites_key(req), TR_PRECV, site_of(c), comm, -1, 0);
+}
+
+void sites_track_psend(sites_call_t *c, MPI_Request req, int count, MPI_Datatype type, int peer,
+                       MPI_Comm comm)
+{
+    if (peer == MPI_PROC_NULL) return;
+    track_put(sites_key(req), TR_PSEND, site_of(c), comm, world_rank(comm, peer), sites_payload(count, type));
+}
+
+void sites_track_message(MPI_Message msg, MPI_Comm comm)
+{
+    if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC) return;
+    /* no site of its own: the site is the receive's */
+    static sites_site_t none;
+    track_put(sites_key(msg), TR_MESSAGE, &none, comm, -1, 0);
+}
+
+MPI_Comm sites_message_comm(MPI_Message msg)
+{
+    track_t *t = track_find(sites_key(msg));
+    if (!t || t->state != TR_MESSAGE) return MPI_COMM_NULL;
+    MPI_Comm comm = t->comm;
+    __atomic_store_n(&t->state, TR_GONE, __ATOMIC_RELEASE);
+    return comm;
+}
+
+void sites_forget(MPI_Request req)
+{
+    if (!__atomic_load_n(&sites_on, __ATOMIC_RELAXED)) return;
+    track_t *t = track_find(sites_key(req));
+    if (t) __atomic_store_n(&t->state, TR_GONE, __ATOMIC_RELEASE);
+}
+
+void sites_started(MPI_Request req)
+{
+    track_t *t = track_find(sites_key(req));
+    if (t && t->state == TR_PSEND) out_message(t->site, t->bytes, t->peer);
+}
+
+void sites_completed(uintptr_t key, const MPI_Status *st)
+{
+    track_t *t = track_find(key);
+    if (!t) return;
+    if (t->state == TR_RECV || t->state == TR_PRECV) in_message(t->site, st, t->comm);
+    if (t->state == TR_RECV) __atomic_store_n(&t->state, TR_GONE, __ATOMIC_RELEASE);
+}
+
+MPI_Status *sites_batch_begin(sites_batch_t *b, MPI_Request reqs[], int n, MPI_Status *statuses)
+{
+    b->n = 0;
+    b->nreq = n;
+    b->idx = b->idx_s;
+    b->key = b->key_s;
+    b->own = NULL;
+    for (int i = 0; i < n; i++) {
+        uintptr_t k = sites_key(reqs[i]);
+        if (!track_find(k)) continue;
+        if (b->n == SITES_BATCH) {
+            /* more tracked requests than the stack holds: the rest by allocation */
+            if (b->idx == b->idx_s) {
+                int *idx = malloc(sizeof *idx * (size_t)n);
+                uintptr_t *key = malloc(sizeof *key * (size_t)n);
+                if (!idx || !key) {
+                    free(idx), free(key);
+                    ADD(&untracked, 1);
+                    continue;
+                }
+                memcpy(idx, b->idx_s, sizeof b->idx_s);
+                memcpy(key, b->key_s, sizeof b->key_s);
+                b->idx = idx, b->key = key;
+            }
+        }
+        b->idx[b->n] = i;
+        b->key[b->n++] = k;
+    }
+    if (statuses != MPI_STATUSES_IGNORE || b->n == 0) return statuses;
+    if (n <= SITES_BATCH) return b->st_s;
+    b->own = malloc(sizeof *b->own * (size_t)n);
+    if (!b->own) b->n = 0; /* the MPI then gets none, and the messages go uncharged */
+    return b->own ? b->own : statuses;
+}
+
+void sites_batch_end(sites_batch_t *b)
+{
+    if (b->idx != b->idx_s) free(b->idx), free(b->key);
+    free(b->own);
+    b->idx = b->idx_s, b->key = b->key_s, b->own = NULL, b->n = 0;
+}
+
+void sites_batch_all(sites_batch_t *b, MPI_Status *sts)
+{
+    for (int j = 0; j < b->n && sts != MPI_STATUSES_IGNORE; j++) sites_completed(b->key[j], &sts[b->idx[j]]);
+}
+
+void sites_batch_one(sites_batch_t *b, int index, MPI_Status *st)
+{
+    for (int j = 0; j < b->n && index != MPI_UNDEFINED; j++)
+        if (b->idx[j] == index) sites_completed(b->key[j], st);
+}
+
+void sites_batch_some(sites_batch_t *b, int outcount, const int indices[], MPI_Status *sts)
+{
+    for (int k = 0; k < outcount && outcount != MPI_UNDEFINED && sts != MPI_STATUSES_IGNORE; k++)
+        for (int j = 0; j < b->n; j++)
+            if (b->idx[j] == indices[k]) sites_completed(b->key[j], &sts[k]);
+}
+
+/* ---- begin and end */
+static int find_fortran(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size, (void)arg;
+    const char *n = info->dlpi_name;
+    if (!n || !(strstr(n, "libmpichfort") || strstr(n, "libmpifort"))) return 0;
+    for (int i = 0; i < info->dlpi_phnum && nfortran < MAX_FORTRAN_LIBS; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
+        fortran[nfortran].lo = info->dlpi_addr + ph->p_vaddr;
+        fortran[nfortran].hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+        nfortran++;
+    }
+    return 0;
+}
+
+int sites_begin(int rank, int nprocs, char *why, size_t len)
+{
+    my_rank = rank;
+    world_size = nprocs;
+    world = MPI_COMM_WORLD;
+    sites = calloc(SITES_MAX, sizeof *sites);
+    tracks = calloc(TRACK_MAX, sizeof *tracks);
+    colls = calloc(COLL_MAX, sizeof *colls);
+    p2p_msgs = calloc((size_t)nprocs, sizeof *p2p_msgs);
+    p2p_bytes = calloc((size_t)nprocs, sizeof *p2p_bytes);
+    if (!sites || !tracks || !colls || !p2p_msgs || !p2p_bytes) {
+        snprintf(why, len, "no memory for the call-site tables");
+        sites_end();
+        return -1;
+    }
+    PMPI_Comm_create_keyval(copy_none, delete_table, &comm_keyval, NULL);
+    PMPI_Win_create_keyval(win_copy_none, win_delete_table, &win_keyval, NULL);
+    dl_iterate_phdr(find_fortran, NULL);
+    /* backtrace loads its unwinder on first use: here, not inside a call */
+    void *f[2];
+    backtrace(f, 2);
+    return 0;
+}
+
+void sites_window(int open)
+{
+    if (sites) __atomic_store_n(&sites_on, open, __ATOMIC_RELEASE);
+}
+
+void sites_end(void)
+{
+    __atomic_store_n(&sites_on, 0, __ATOMIC_RELEASE);
+    /* the comms and windows keep their tables until freed (the delete
+     * callbacks); the keyvals go, which frees nothing the MPI still needs */
+    free(sites), free(tracks), free(colls), free(p2p_msgs), free(p2p_bytes);
+    sites = NULL, tracks = NULL, colls = NULL, p2p_msgs = NULL, p2p_bytes = NULL;
+}
+
+const sites_site_t *sites_table(int *cap)
+{
+    *cap = sites ? SITES_MAX : 0;
+    return sites;
+}
+
+void sites_p2p(const long long **msgs, const long long **bytes, int *nprocs, long long *other)
+{
+    *msgs = p2p_msgs;
+    *bytes = p2p_bytes;
+    *nprocs = p2p_msgs ? world_size : 0;
+    *other = p2p_other;
+}
+
+const sites_coll_cell_t *sites_colls(int *cap)
+{
+    *cap = colls ? COLL_MAX : 0;
+    return colls;
+}
+
+void sites_overflows(long long *s, long long *c, long long *u)
+{
+    *s = sites_overflow;
+    *c = colls_overflow;
+    *u = untracked;
+}

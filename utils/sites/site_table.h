@@ -1,0 +1,176 @@
+/*
+ * papi-mpit-report: what the call-site wrappers (made from mpi-calls.tsv)
+ * record, per call site of the program, per peer and per collective.
+ *
+ * A site is the caller's return address: the instruction after the call in
+ * the program (for MPICH's Fortran layer, which calls the C MPI_ names, the
+ * first frame outside that layer).  Everything here runs inside the
+ * program's MPI calls, from any thread: fixed tables allocated at
+ * sites_begin, claimed and counted with atomics, no lock, no allocation
+ * (but for a Waitall of more requests than a stack buffer holds) and no I/O.
+ * Calls made while a wrapped call is running (an MPI calling its own MPI_
+ * names, ROMIO) are part of the outer call.
+ *
+ * What is charged where:
+ * - every call: its site gets one call and the wall time inside it;
+ * - a send (blocking, nonblocking, the send half of a sendrecv): a message
+ *   and its bytes (count x the datatype's size) to the peer, at the site
+ *   that posted it; a persistent send at each MPI_Start, to the site of its
+ *   MPI_Send_init;
+ * - a receive: a message and the bytes the status says arrived, from the
+ *   source the status says, at the site that posted it (MPI_Irecv,
+ *   MPI_Recv_init, MPI_Imrecv): the completion (MPI_Wait...) is charged its
+ *   call and time only;
+ * - a collective: the payload this rank puts in (see mpi-calls.tsv), by
+ *   kind and root;
+ * - one-sided: the origin's bytes to the target; MPI-IO: bytes read and
+ *   written.
+ * Peers are ranks of MPI_COMM_WORLD (translated from the communicator's or
+ * the window's group); a peer outside it (another job's, after a spawn)
+ * counts as "other".
+ */
+#ifndef PAPI_MPIT_SITES_TABLE_H
+#define PAPI_MPIT_SITES_TABLE_H
+
+#include <mpi.h>
+
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define SITES_HIST  42   /* message sizes: 0, then [2^(k-1), 2^k) for k = 1..41 */
+#define SITES_PEERS 8    /* peers kept per site; the rest are "other" */
+#define SITES_MAX   2048 /* sites per rank; further ones are counted as overflow */
+
+typedef struct sites_peer {
+    int peer1; /* world rank + 1; 0: free slot */
+    long long msgs, bytes;
+} sites_peer_t;
+
+typedef struct sites_site {
+    uintptr_t pc; /* 0: free slot */
+    int fn1;      /* index in sites_fn (the wrapped call) + 1; 0 until claimed */
+    long long calls, ns;
+    long long msgs_out, bytes_out, msgs_in, bytes_in;
+    long long hist[SITES_HIST];
+    sites_peer_t peers[SITES_PEERS];
+    long long other_msgs, other_bytes;
+} sites_site_t;
+
+/* One call in progress (on the wrapper's stack). */
+typedef struct sites_call {
+    int fn;
+    void *pc;
+    long long t0;
+    sites_site_t *site;
+} sites_call_t;
+
+extern int sites_on; /* counting: between the window's opening and closing */
+extern __thread int sites_depth __attribute__((tls_model("initial-exec")));
+
+static inline long long sites_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* 1 when the call is to be counted (then sites_leave must follow), 0 when
+ * the tool is not counting or the call is inside another wrapped call. */
+static inline int sites_enter(sites_call_t *c, int fn, void *pc)
+{
+    if (!__atomic_load_n(&sites_on, __ATOMIC_RELAXED) || sites_depth) return 0;
+    sites_depth = 1;
+    c->fn = fn;
+    c->pc = pc;
+    c->site = NULL;
+    c->t0 = sites_now_ns();
+    return 1;
+}
+void sites_leave(sites_call_t *c);
+
+/* A handle as a key (MPI_Request and MPI_Message are pointers in Open MPI
+ * and the standard ABI, integers in MPICH). */
+#define sites_key(h) sites_key_of(&(h), sizeof(h))
+static inline uintptr_t sites_key_of(const void *h, size_t size)
+{
+    uintptr_t k = 0;
+    memcpy(&k, h, size < sizeof k ? size : sizeof k);
+    return k;
+}
+
+/* The status to hand the MPI: the caller's, or own when it passed none. */
+static inline MPI_Status *sites_status(MPI_Status *own, MPI_Status *given)
+{
+    return given == MPI_STATUS_IGNORE ? own : given;
+}
+
+void sites_send(sites_call_t *c, int count, MPI_Datatype type, int peer, MPI_Comm comm);
+void sites_recv(sites_call_t *c, const MPI_Status *st, MPI_Comm comm);
+long long sites_payload(int count, MPI_Datatype type);
+long long sites_payload_v(const int counts[], MPI_Datatype type, MPI_Comm comm);
+long long sites_payload_w(const int counts[], const MPI_Datatype types[], MPI_Comm comm);
+void sites_coll(sites_call_t *c, long long bytes, int root, MPI_Comm comm);
+/* 1 when this rank is the collective's root (MPI_ROOT on an intercommunicator) */
+int sites_is_root(int root, MPI_Comm comm);
+void sites_rma(sites_call_t *c, int count, MPI_Datatype type, int target, MPI_Win win);
+void sites_io(sites_call_t *c, int count, MPI_Datatype type, int write);
+
+/* Requests whose message is known only later: nonblocking and persistent
+ * receives (charged at completion to the site that posted them), persistent
+ * sends (charged at each start), matched messages (their communicator). */
+void sites_track_recv(sites_call_t *c, MPI_Request req, MPI_Comm comm);
+void sites_track_precv(sites_call_t *c, MPI_Request req, MPI_Comm comm);
+void sites_track_psend(sites_call_t *c, MPI_Request req, int count, MPI_Datatype type, int peer,
+                       MPI_Comm comm);
+void sites_track_message(MPI_Message msg, MPI_Comm comm);
+MPI_Comm sites_message_comm(MPI_Message msg);
+void sites_forget(MPI_Request req);
+void sites_started(MPI_Request req);
+void sites_completed(uintptr_t key, const MPI_Status *st);
+
+/* The completions of an array of requests: begin copies the tracked ones
+ * (MPI sets completed one-shot requests to MPI_REQUEST_NULL) and returns the
+ * statuses to hand the MPI (the caller's, or own when it passed none and
+ * some request is tracked); then all, one (index) or some (indices). */
+#define SITES_BATCH 32
+typedef struct sites_batch {
+    int n;           /* tracked requests */
+    int nreq;        /* requests in the call */
+    int *idx;        /* their indices */
+    uintptr_t *key;  /* their keys */
+    MPI_Status *own; /* allocated statuses, or NULL */
+    int idx_s[SITES_BATCH];
+    uintptr_t key_s[SITES_BATCH];
+    MPI_Status st_s[SITES_BATCH];
+} sites_batch_t;
+MPI_Status *sites_batch_begin(sites_batch_t *b, MPI_Request reqs[], int n, MPI_Status *statuses);
+void sites_batch_all(sites_batch_t *b, MPI_Status *sts);
+void sites_batch_one(sites_batch_t *b, int index, MPI_Status *st);
+void sites_batch_some(sites_batch_t *b, int outcount, const int indices[], MPI_Status *sts);
+/* after any of them, or none (the call failed): frees what begin allocated */
+void sites_batch_end(sites_batch_t *b);
+
+/* ---- outside the program's calls (report_mpi.c) */
+/* After MPI_Init (rank and size of MPI_COMM_WORLD): the tables.  0, or -1
+ * with the reason in why (then nothing is recorded). */
+int sites_begin(int rank, int nprocs, char *why, size_t len);
+void sites_window(int open);
+/* The rank's record lines ("C", "T", "K", "G": site_record.c), to append
+ * to its record; the capacity needed. */
+size_t sites_record_cap(void);
+size_t sites_record(char *buf, size_t cap);
+void sites_end(void);
+
+/* The tables' contents, for site_record.c */
+const sites_site_t *sites_table(int *cap);
+void sites_p2p(const long long **msgs, const long long **bytes, int *nprocs, long long *other);
+typedef struct sites_coll_cell {
+    int fn1;  /* fn + 1; 0: free */
+    int root; /* world rank, -1: no root */
+    long long calls, bytes;
+} sites_coll_cell_t;
+const sites_coll_cell_t *sites_colls(int *cap);
+void sites_overflows(long long *sites, long long *colls, long long *untracked);
+
+#endif
