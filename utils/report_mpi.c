@@ -932,9 +932,9 @@ static void report_output(report_job_t *job)
     if (dir && *dir) {
         static const char *const files[] = {"report.txt", "ranks.csv",    "report.json",
                                             "chart.svg",  "overview.svg", "report.html"};
-        int (*const render[])(FILE *, const report_job_t *) = {render_text,               report_write_csv,
-                                                               report_write_json,         render_svg,
-                                                               report_write_overview_svg, report_write_html};
+        int (*const render[])(FILE *, const report_job_t *) = {
+            render_text, report_write_csv,          report_write_json,
+            render_svg,  report_write_overview_svg, report_write_html};
         enum { NBASE = sizeof files / sizeof files[0] };
         chart_list = getenv("PAPI_MPIT_REPORT_CHART");
         /* one message for the whole directory: the first failure stops it */
@@ -945,9 +945,13 @@ static void report_output(report_job_t *job)
         /* then the matrices' files, those that have a matrix */
         static const char *const sfiles[] = {"senders.csv", "senders.svg", "matrix.csv",     "matrix.svg",
                                              "sites.csv",   "p2p.csv",     "collectives.csv"};
-        int (*const srender[])(FILE *, const report_job_t *) = {
-            render_senders_csv, report_write_senders_svg, report_write_matrix_csv, report_write_matrix_svg,
-            sites_csv,          sites_p2p_csv,            sites_colls_csv};
+        int (*const srender[])(FILE *, const report_job_t *) = {render_senders_csv,
+                                                                report_write_senders_svg,
+                                                                report_write_matrix_csv,
+                                                                report_write_matrix_svg,
+                                                                sites_csv,
+                                                                sites_p2p_csv,
+                                                                sites_colls_csv};
         const int swant[] = {job->senders.kind != REPORT_SENDERS_NONE,
                              job->senders.kind != REPORT_SENDERS_NONE,
                              report_matrix_any(job),
