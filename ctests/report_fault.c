@@ -16,6 +16,8 @@
  *                             files this process writes may not grow past KIB
  *                             KiB (SIGXFSZ ignored: write fails with EFBIG),
  *                             then MPI_Finalize; exits 3
+ *   report_fault chdir DIR    every rank changes its working directory to DIR
+ *                             after MPI_Init, then MPI_Finalize; exits 0
  *   report_fault window       every rank allocates a window, uses it (fences)
  *                             and leaves it to MPI_Finalize to free; exits 0
  *                             (Open MPI 4.1 with SPCs attached crashed there;
@@ -95,6 +97,10 @@ int main(int argc, char **argv)
         MPI_Win_fence(0, win);
         MPI_Put(&rank, 1, MPI_INT, (rank + 1) % size, 0, 1, MPI_INT, win);
         MPI_Win_fence(0, win);
+        MPI_Finalize();
+        return 0;
+    } else if (strcmp(argv[1], "chdir") == 0 && argc > 2) {
+        if (chdir(argv[2])) return 98;
         MPI_Finalize();
         return 0;
     } else if (strcmp(argv[1], "fsize") == 0 && argc > 2) {

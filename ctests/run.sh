@@ -62,6 +62,9 @@ run_unit report-units bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/uti
 # one parser for every boolean variable of the report tool
 run_unit report-env bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_env.c' \
   '$SRC/utils/report_env.c' -o '$unitdir/test_report_env' && '$unitdir/test_report_env'"
+# the report's temporary files: created exclusively, no symbolic link followed
+run_unit report-files bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_files.c' \
+  '$SRC/utils/report_output.c' '$SRC/utils/report_units.c' '$SRC/utils/report_matrix.c' -lm -o '$unitdir/test_report_files' && '$unitdir/test_report_files'"
 # the record sequences of the collection (written against the record before)
 run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_records.c' \
   '$SRC/utils/report_records.c' -o '$unitdir/test_report_records' && '$unitdir/test_report_records'"

@@ -187,6 +187,44 @@ else
   sed 's/^/    on: /' bool-on.err; sed 's/^/    off: /' bool-off.err
 fi
 
+# -c with a name that matches no measured event: said (even with -q), the
+# others drawn (it was dropped without a word)
+run -np 2 "$wrap" -q -o chart -c TASK-CLOCK,NO_SUCH_EVENT ./report_app -m 2 >chart.out 2>chart.err
+rc=$?
+want="papi-mpit-report: --chart (PAPI_MPIT_REPORT_CHART): NO_SUCH_EVENT: no measured event of this name, not in chart.svg"
+if [ $rc = 0 ] && [ "$(cat chart.err)" = "$want" ] && grep -q 'TASK-CLOCK' chart/chart.svg; then
+  ok "-c with an unknown name: one line, the known one drawn"
+else
+  fail "-c with an unknown name: exit $rc, stderr (want '$want'):"
+  sed 's/^/    /' chart.err
+fi
+
+# the table's words: no file named when no -o was given; one message is
+# "1 message"; a run shorter than a second in ms or µs, not "0.000 s"
+run -np 2 "$wrap" --matrix ./report_app -m 1 >words.out 2>words.err
+rc=$?
+bad=
+head=$(grep '^papi-mpit-report: 2 ranks on 1 host, ' words.err)
+case $head in
+  *", 0.000 s from MPI_Init"*|"") bad="$bad duration '$head';" ;;
+  *" s from MPI_Init"*|*" ms from MPI_Init"*|*" µs from MPI_Init"*|*" ns from MPI_Init"*) ;;
+  *) bad="$bad duration '$head';" ;;
+esac
+grep -q 'all in \(matrix\|senders\)\.csv' words.err && bad="$bad a file named without -o;"
+grep -qE '(^|[^0-9])1 (messages|bytes)' words.err && bad="$bad '1 messages';"
+if [ "$FAMILY" = openmpi ]; then
+  # one message to each neighbour (p2p, which Open MPI 4.1 hides) and the
+  # program's one collective message: a pair with 1
+  grep -q 'in the counting window; -o writes every pair to matrix\.csv):$' words.err || bad="$bad no matrix header;"
+  grep -qE '^  (p2p|coll) .*[ :] 1 message, ' words.err || bad="$bad no '1 message';"
+fi
+if [ $rc = 0 ] && [ -z "$bad" ]; then
+  ok "the table's words: '$head'$([ "$FAMILY" = openmpi ] && echo ", $(grep '^  p2p' words.err)")"
+else
+  fail "the table's words: exit $rc;$bad"
+  sed 's/^/    /' words.err
+fi
+
 # the recorded command: argument boundaries kept, quoted as a shell needs
 run -np 2 "$wrap" -q -o cmd ./report_app -m 2 -- 'b c' "it's" '' 'x$y' >cmd.out 2>cmd.err
 want="./report_app -m 2 -- 'b c' 'it'\\''s' '' 'x\$y'"

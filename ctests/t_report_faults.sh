@@ -19,7 +19,11 @@
 #   status 2, the program not started (the script checks it);
 # - files limited to 3 KiB (the program sets RLIMIT_FSIZE on itself after
 #   MPI_Init, SIGXFSZ ignored): every file in the directory is complete (the one that failed
-#   keeps its previous whole version), no temporary file is left, one error.
+#   keeps its previous whole version), no temporary file is left, one error;
+#   limited to 0 KiB with -q: one line naming the file's full path, then the
+#   table on stderr, which no file holds;
+# - a relative -o and a program that changes directory: the report where the
+#   tool was started (the script resolves -o at launch).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
@@ -159,7 +163,7 @@ for f in out/*; do
     *.txt)  grep -q "^perf::TASK-CLOCK" "$f" || { echo "incomplete $f"; bad=1; } ;;
   esac
 done
-failed=$(sed -n 's|^papi-mpit-report: cannot write out/\([^:]*\): .*|\1|p' small.err)
+failed=$(sed -n 's|^papi-mpit-report: cannot write .*/out/\([^:]*\): .*|\1|p' small.err)
 n=$(grep -c "^papi-mpit-report: cannot" small.err)
 leftover=$(find out -name '.*' -type f | wc -l)
 if [ $rc = 3 ] && [ $bad = 0 ] && [ "$n" = 1 ] && [ -n "$failed" ] && [ "$leftover" = 0 ] \
@@ -168,6 +172,36 @@ if [ $rc = 3 ] && [ $bad = 0 ] && [ "$n" = 1 ] && [ -n "$failed" ] && [ "$leftov
 else
   fail "file size limit: status $rc, $n error lines, failed '$failed', $leftover temporaries, incomplete: $bad"
   cat small.err; ls -la out
+fi
+
+# ---- a relative -o is the directory where the tool was started: a program
+# that changes its working directory before MPI_Finalize (rank 0 writes
+# then) once had its report written under the other one, an empty
+# directory left here
+mkdir -p elsewhere
+run -np 2 "$wrap" -q -o rel ./report_fault chdir elsewhere >chdir.out 2>chdir.err
+rc=$?
+if [ $rc = 0 ] && [ -s rel/report.json ] && [ ! -e elsewhere/rel ] && [ ! -s chdir.err ]; then
+  ok "relative -o with a program that changes directory: the report in ./rel, as launched"
+else
+  fail "relative -o with a program that changes directory: status $rc, ./rel: $(ls rel 2>&1 | tr '\n' ' '), elsewhere: $(ls elsewhere | tr '\n' ' ')"
+  cat chdir.err
+fi
+
+# ---- no file can be written at the end (files limited to 0 KiB): one line
+# naming the file and the full path, and with -q the table on stderr, which
+# no file holds (before, "no files written" was all that remained of it)
+run -np 2 "$wrap" -q -o lost ./report_fault fsize 0 >lost.out 2>lost.err
+rc=$?
+ours=$(grep -c '^papi-mpit-report:' lost.err)
+line=$(grep '^papi-mpit-report: cannot' lost.err)
+want="papi-mpit-report: cannot write $PWD/lost/report.txt: File too large; no files written: the report is the table below"
+if [ $rc = 3 ] && [ "$line" = "$want" ] && grep -q '^perf::TASK-CLOCK ' lost.err && [ -z "$(ls -A lost)" ] \
+  && [ "$(grep -n '^papi-mpit-report: cannot' lost.err | cut -d: -f1)" -lt "$(grep -n '^perf::TASK-CLOCK ' lost.err | cut -d: -f1)" ]; then
+  ok "no file written at the end: one line, then the table (-q), nothing left in the directory"
+else
+  fail "no file written at the end: status $rc, line '$line' (want '$want'), directory: $(ls -A lost | tr '\n' ' ')"
+  cat lost.err
 fi
 
 [ $fails -eq 0 ] && echo "PASS t_report_faults ($FLAVOR)" || echo "$fails check(s) failed"

@@ -93,6 +93,7 @@ typedef struct report_job {
     char command[1024];             /* the program and its arguments */
     char started[64];               /* ISO 8601 time of rank 0's MPI_Init return */
     char papi_version[32];          /* "7.0.0.0", or "" when unknown */
+    int no_files;                   /* no output directory: the table names no file */
     /* the tool's own time on rank 0, outside the measured window: start-up
      * (after MPI_Init returned, before counting started) and collection
      * (after every rank stopped counting, until every record is on rank 0) */
@@ -225,6 +226,9 @@ void report_xml_str(FILE *out, const char *s);                                /*
 enum { REPORT_UNIT_NONE, REPORT_UNIT_BYTES, REPORT_UNIT_TIME };
 int report_unit_kind(const char *units, double *scale);
 void report_fmt_human(char *buf, size_t len, double v, const char *units);
+/* A run's duration: "12.345 s" from a second on, below it in ms or µs
+ * (3 significant digits), where "0.000 s" said nothing. */
+void report_fmt_seconds(char *buf, size_t len, double s);
 int report_text_width(const char *s); /* columns of a UTF-8 string */
 /* The command line from n bytes of NUL-separated arguments (as in
  * /proc/self/cmdline), each quoted as a shell needs it: a "b c" -> a 'b c'. */
@@ -239,11 +243,19 @@ void report_svg_panel(FILE *out, const report_job_t *job, const report_event_t *
 /* The sender heatmap inside another document (no XML declaration). */
 int report_senders_svg_body(FILE *out, const report_job_t *job);
 
+/* The names of a chart list (-c) that match no measured event, into out
+ * (comma-separated); returns how many. */
+int report_chart_unknown(const report_job_t *job, const char *chart, char *out, size_t len);
+
 /* Helpers shared with the interposer. */
 int report_mkdir_p(const char *dir);
 /* Writes dir/file with the given renderer, whole or not at all (a temporary
  * name, then rename); returns -1 with errno set on failure, printing nothing. */
 int report_write_file(const char *dir, const char *file, const report_job_t *job,
                       int (*render)(FILE *, const report_job_t *));
+/* A new temporary file for dir/file, its name in tmp (len bytes): created
+ * exclusively (no symbolic link followed, no file reused) under a name that
+ * cannot be guessed; NULL with errno set on failure. */
+FILE *report_open_temp(const char *dir, const char *file, char *tmp, size_t len);
 
 #endif

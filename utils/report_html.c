@@ -507,11 +507,13 @@ static void write_run(FILE *out, const report_job_t *job)
     write_hosts(out, job, &nhosts);
     fprintf(out, " (%d host%s)</dd>\n<dt>started</dt><dd>", nhosts, nhosts == 1 ? "" : "s");
     H(out, job->started[0] ? job->started : "(unknown)");
-    fprintf(
-        out,
-        "</dd>\n<dt>duration</dt><dd id=\"duration\" data-v=\"%.9f\">%.3f s from MPI_Init to MPI_Finalize "
-        "(the longest rank; the shortest %.3f s)</dd>\n",
-        hi, hi, lo);
+    char took[32], least[32];
+    report_fmt_seconds(took, sizeof took, hi);
+    report_fmt_seconds(least, sizeof least, lo);
+    fprintf(out,
+            "</dd>\n<dt>duration</dt><dd id=\"duration\" data-v=\"%.9f\">%s from MPI_Init to MPI_Finalize "
+            "(the longest rank; the shortest %s)</dd>\n",
+            hi, took, least);
     fputs("<dt>the tool's cost</dt><dd>", out);
     if (job->tool_cost_measured)
         fprintf(
@@ -560,7 +562,9 @@ int report_write_html(FILE *out, const report_job_t *job)
     FILE *null = fopen("/dev/null", "w");
     nhosts = 1;
     if (null) write_hosts(null, job, &nhosts), fclose(null);
-    fprintf(out, "%d host%s, %.3f s from MPI_Init to MPI_Finalize", nhosts, nhosts == 1 ? "" : "s", hi);
+    char took[32];
+    report_fmt_seconds(took, sizeof took, hi);
+    fprintf(out, "%d host%s, %s from MPI_Init to MPI_Finalize", nhosts, nhosts == 1 ? "" : "s", took);
     if (job->mpi_library[0]) fputs("; ", out), H(out, job->mpi_library);
     fputs("</p>\n<nav><a href=\"#overview\">Overview</a><a href=\"#summary\">Summary</a><a "
           "href=\"#charts\">Per "

@@ -239,11 +239,11 @@ void report_log_finish(int rank)
 
     const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
     if (!dir || !*dir) dir = ".";
-    char path[4096], tmp[4200];
-    snprintf(path, sizeof path, "%s/mpit-events.%d.log", dir, rank);
-    /* whole or not at all: a temporary name, renamed once complete */
-    snprintf(tmp, sizeof tmp, "%s/.mpit-events.%d.log.tmp.%ld", dir, rank, (long)getpid());
-    FILE *f = report_mkdir_p(dir) == 0 ? fopen(tmp, "w") : NULL;
+    char path[4096], tmp[4200], file[64];
+    snprintf(file, sizeof file, "mpit-events.%d.log", rank);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    /* whole or not at all: a new temporary file, renamed once complete */
+    FILE *f = report_mkdir_p(dir) == 0 ? report_open_temp(dir, file, tmp, sizeof tmp) : NULL;
     if (!f) {
         fprintf(stderr, PFX "event log: cannot write %s: %s\n", path, strerror(errno));
         return;

@@ -194,7 +194,8 @@ void report_matrix_table(FILE *out, const report_job_t *job)
         if (m->note[0]) fprintf(out, "communication matrix: none (%s)\n", m->note);
         return;
     }
-    fputs("communication matrix (sender -> receiver, in the counting window; all in matrix.csv):\n", out);
+    fprintf(out, "communication matrix (sender -> receiver, in the counting window; %s):\n",
+            job->no_files ? "-o writes every pair to matrix.csv" : "all in matrix.csv");
     for (int k = 0; k < REPORT_MATRIX_KINDS; k++) {
         if (!m->nranks[k]) {
             fprintf(out, "  %-8s none (%s)\n", kind_names[k],
@@ -203,12 +204,13 @@ void report_matrix_table(FILE *out, const report_job_t *job)
         }
         totals_t t = kind_totals(m, k);
         fprintf(out, "  %-8s", kind_names[k]);
-        if (k <= REPORT_MATRIX_COLL) fprintf(out, " %.0Lf messages,", t.msgs);
-        fprintf(out, " %.0Lf bytes, %d pair%s", t.bytes, m->ncells[k], m->ncells[k] == 1 ? "" : "s");
+        if (k <= REPORT_MATRIX_COLL) fprintf(out, " %.0Lf message%s,", t.msgs, t.msgs == 1 ? "" : "s");
+        fprintf(out, " %.0Lf byte%s, %d pair%s", t.bytes, t.bytes == 1 ? "" : "s", m->ncells[k],
+                m->ncells[k] == 1 ? "" : "s");
         if (t.top) {
             fprintf(out, "; busiest %d -> %d: ", t.top->sender, t.top->receiver);
-            if (t.top->msgs >= 0) fprintf(out, "%lld messages, ", t.top->msgs);
-            fprintf(out, "%lld bytes", t.top->bytes);
+            if (t.top->msgs >= 0) fprintf(out, "%lld message%s, ", t.top->msgs, t.top->msgs == 1 ? "" : "s");
+            fprintf(out, "%lld byte%s", t.top->bytes, t.top->bytes == 1 ? "" : "s");
         }
         fputc('\n', out);
         if (k == REPORT_MATRIX_COLL) fprintf(out, "           %s\n", kind_axes[k]);
@@ -274,8 +276,9 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
     fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"14\">%s: %s</text>\n", y_top + 20, kind_names[k],
             kind_titles[k]);
     fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#444\">", y_top + 38);
-    if (k <= REPORT_MATRIX_COLL) fprintf(out, "%.0Lf messages, ", t.msgs);
-    fprintf(out, "%.0Lf bytes; colour: %s", t.bytes, maxb > 0 ? "bytes" : "messages");
+    if (k <= REPORT_MATRIX_COLL) fprintf(out, "%.0Lf message%s, ", t.msgs, t.msgs == 1 ? "" : "s");
+    fprintf(out, "%.0Lf byte%s; colour: %s", t.bytes, t.bytes == 1 ? "" : "s",
+            maxb > 0 ? "bytes" : "messages");
     if (b > 1) fprintf(out, "; a cell is a block of %d x %d ranks (their sum)", b, b);
     fputs("</text>\n", out);
     /* what row and column are, the kind's own words */
@@ -299,8 +302,8 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
                 fprintf(out, "<title>ranks %d-%d to %d-%d: ", r * b, r * b + b - 1, c * b, c * b + b - 1);
             else
                 fprintf(out, "<title>%d to %d: ", r, c);
-            if (k <= REPORT_MATRIX_COLL) fprintf(out, "%lld messages, ", msgs[at]);
-            fprintf(out, "%lld bytes</title></rect>\n", bytes[at]);
+            if (k <= REPORT_MATRIX_COLL) fprintf(out, "%lld message%s, ", msgs[at], msgs[at] == 1 ? "" : "s");
+            fprintf(out, "%lld byte%s</title></rect>\n", bytes[at], bytes[at] == 1 ? "" : "s");
         }
     fputs("</g>\n", out);
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", x0,

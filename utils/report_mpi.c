@@ -911,6 +911,8 @@ static void report_output(report_job_t *job)
     read_command(job->command, sizeof job->command);
     snprintf(job->started, sizeof job->started, "%s", started_iso);
     report_compute(job);
+    const char *out_dir = getenv("PAPI_MPIT_REPORT_DIR");
+    job->no_files = !out_dir || !*out_dir; /* the table then names no file to look in */
 
     /* Skips rank 0 already announced (all ranks) are not repeated; the default
      * metrics the MPI cannot give are, at the top, each with its reason. */
@@ -937,9 +939,18 @@ static void report_output(report_job_t *job)
             render_svg,  report_write_overview_svg, report_write_html};
         enum { NBASE = sizeof files / sizeof files[0] };
         chart_list = getenv("PAPI_MPIT_REPORT_CHART");
-        /* one message for the whole directory: the first failure stops it */
+        char unknown[REPORT_REASON_LEN];
+        int nunknown = report_chart_unknown(job, chart_list, unknown, sizeof unknown);
+        if (nunknown) /* even with -q: a name asked for */
+            note("--chart (PAPI_MPIT_REPORT_CHART): %s: %s, not in chart.svg", unknown,
+                 nunknown == 1 ? "no measured event of this name" : "no measured events of these names");
+        /* one message for the whole directory: the first failure stops it;
+         * with -q the table, which no file then holds, follows it */
         if (report_mkdir_p(dir)) {
-            note("cannot create the output directory %s: %s; no files written", dir, strerror(errno));
+            int err = errno;
+            note("cannot create the output directory %s: %s; no files written%s", dir, strerror(err),
+                 quiet() ? ": the report is the table below" : ": the report is the table above");
+            if (quiet()) render_text(stderr, job);
             return;
         }
         /* then the matrices' files, those that have a matrix */
@@ -964,8 +975,12 @@ static void report_output(report_job_t *job)
             if (i >= NBASE && !swant[i - NBASE]) continue;
             const char *file = i < NBASE ? files[i] : sfiles[i - NBASE];
             if (report_write_file(dir, file, job, i < NBASE ? render[i] : srender[i - NBASE])) {
-                note("cannot write %s/%s: %s; %s", dir, file, strerror(errno),
-                     i ? "the files before it are complete, the others not written" : "no files written");
+                int err = errno;
+                note("cannot write %s/%s: %s; %s", dir, file, strerror(err),
+                     i         ? "the files before it are complete, the others not written"
+                     : quiet() ? "no files written: the report is the table below"
+                               : "no files written: the report is the table above");
+                if (!i && quiet()) render_text(stderr, job);
                 return;
             }
         }

@@ -5,11 +5,14 @@
 #include "report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 static void *xcalloc(size_t n, size_t size)
@@ -312,13 +315,11 @@ static void write_top_senders(FILE *out, const report_job_t *job)
         return;
     }
     if (s->kind == REPORT_SENDERS_COUNT)
-        fprintf(out, "unexpected messages by sender (top %d per receiver; all in senders.csv):\n",
-                TOP_SENDERS);
+        fprintf(out, "unexpected messages by sender (top %d per receiver; %s):\n", TOP_SENDERS,
+                job->no_files ? "-o writes all to senders.csv" : "all in senders.csv");
     else
-        fprintf(out,
-                "largest unexpected queue by sender, at the moments read (top %d per receiver; "
-                "all in senders.csv):\n",
-                TOP_SENDERS);
+        fprintf(out, "largest unexpected queue by sender, at the moments read (top %d per receiver; %s):\n",
+                TOP_SENDERS, job->no_files ? "-o writes all to senders.csv" : "all in senders.csv");
     int any = 0;
     for (int r = 0; r < job->nprocs; r++) {
         if (!s->present[r]) continue;
@@ -357,8 +358,10 @@ static void write_top_senders(FILE *out, const report_job_t *job)
 int report_write_table(FILE *out, const report_job_t *job)
 {
     int nhosts = count_hosts(job);
-    fprintf(out, "papi-mpit-report: %d rank%s on %d host%s, %.3f s from MPI_Init to MPI_Finalize\n",
-            job->nprocs, job->nprocs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", max_elapsed(job));
+    char took[32];
+    report_fmt_seconds(took, sizeof took, max_elapsed(job));
+    fprintf(out, "papi-mpit-report: %d rank%s on %d host%s, %s from MPI_Init to MPI_Finalize\n", job->nprocs,
+            job->nprocs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", took);
     if (job->mpi_library[0]) fprintf(out, "  MPI: %s\n", job->mpi_library);
     if (job->command[0]) fprintf(out, "  program: %s\n", job->command);
     char sampling[2048];
@@ -824,6 +827,28 @@ static const char XML_DECL[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 
 /* A panel for each chosen event that is not 0 everywhere; those are named
  * on one line below the title instead. */
+int report_chart_unknown(const report_job_t *job, const char *chart, char *out, size_t len)
+{
+    int unknown = 0;
+    size_t used = 0;
+    if (len) out[0] = '\0';
+    for (const char *p = chart ? chart : ""; *p;) {
+        while (*p == ',' || *p == ' ') p++;
+        size_t n = strcspn(p, ", ");
+        char name[REPORT_NAME_LEN];
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+        p += n;
+        if (!*name || strcmp(name, "all") == 0) continue;
+        int found = 0;
+        for (int i = 0; i < job->nevents && !found; i++)
+            found = job->events[i].nranks && chart_wants(name, job->events[i].name);
+        if (found) continue;
+        if (used < len) used += (size_t)snprintf(out + used, len - used, "%s%s", unknown ? ", " : "", name);
+        unknown++;
+    }
+    return unknown;
+}
+
 static int chart_panel(const report_event_t *e, const char *chart)
 {
     return e->nranks && !report_event_all_zero(e) && chart_wants(chart, e->name);
@@ -1101,16 +1126,56 @@ int report_mkdir_p(const char *dir)
     return 0;
 }
 
-/* Written whole or not at all: into a temporary name in the same directory,
- * renamed over the final name only once complete.  On failure errno tells
- * why and nothing is left behind; the caller says so (once). */
+/* A new file dir/.FILE.tmp.PID.XXXXXX, XXXXXX random: created with O_EXCL,
+ * so that neither a symbolic link someone left there (in a directory shared
+ * with other users) nor an existing file is followed or reused, and named
+ * so that it cannot be guessed in advance.  Permissions as fopen's (0666
+ * less the umask): the final file keeps them. */
+FILE *report_open_temp(const char *dir, const char *file, char *tmp, size_t len)
+{
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned char r[6];
+        if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+            /* no entropy yet (early boot): the clock's nanoseconds */
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            unsigned long x = (unsigned long)t.tv_nsec * 2654435761u ^ (unsigned long)attempt << 20;
+            for (size_t i = 0; i < sizeof r; i++) r[i] = (unsigned char)(x >> (5 * i));
+        }
+        char suffix[sizeof r + 1];
+        for (size_t i = 0; i < sizeof r; i++) suffix[i] = letters[r[i] % (sizeof letters - 1)];
+        suffix[sizeof r] = '\0';
+        if (snprintf(tmp, len, "%s/.%s.tmp.%ld.%s", dir, file, (long)getpid(), suffix) >= (int)len) {
+            errno = ENAMETOOLONG;
+            return NULL;
+        }
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno == EEXIST) continue; /* taken (or a link): another name */
+        if (fd < 0) return NULL;
+        FILE *f = fdopen(fd, "w");
+        if (!f) {
+            int err = errno;
+            close(fd);
+            unlink(tmp);
+            errno = err;
+        }
+        return f;
+    }
+    errno = EEXIST;
+    return NULL;
+}
+
+/* Written whole or not at all: into a new temporary file in the same
+ * directory (report_open_temp), renamed over the final name only once
+ * complete.  On failure errno tells why and nothing is left behind; the
+ * caller says so (once). */
 int report_write_file(const char *dir, const char *file, const report_job_t *job,
                       int (*render)(FILE *, const report_job_t *))
 {
     char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%ld", dir, file, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    FILE *f = report_open_temp(dir, file, tmp, sizeof tmp);
     if (!f) return -1;
     int rc = render(f, job), err = rc ? EIO : 0;
     if (fflush(f) && !err) err = errno;

@@ -95,6 +95,14 @@ void report_fmt_human(char *buf, size_t len, double v, const char *units)
     snprintf(buf, len, "%s%s", sign, body);
 }
 
+void report_fmt_seconds(char *buf, size_t len, double s)
+{
+    if (isfinite(s) && s >= 0.9995)
+        snprintf(buf, len, "%.3f s", s);
+    else
+        report_fmt_human(buf, len, s, "s");
+}
+
 int report_text_width(const char *s)
 {
     int n = 0;

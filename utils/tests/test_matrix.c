@@ -58,9 +58,22 @@ int main(int argc, char **argv)
     EXPECT(strstr(text, "\n  coll     none (hidden \"here\")\n"), "%s", text);
     EXPECT(strstr(text, "\n  rma_put  0 bytes, 0 pairs\n"), "%s", text);
     EXPECT(strstr(text, "\n  rma_get  24 bytes, 1 pair; busiest 3 -> 1: 24 bytes\n"), "%s", text);
+    EXPECT(strstr(text,
+                  "communication matrix (sender -> receiver, in the counting window; all in matrix.csv):\n"),
+           "%s", text);
     free(text);
+    /* without -o the table names no file but how to have it */
+    job.no_files = 1;
+    text = render(report_write_table, &job);
+    EXPECT(strstr(text,
+                  "communication matrix (sender -> receiver, in the counting window; -o writes every pair to "
+                  "matrix.csv):\n") &&
+               !strstr(text, "all in matrix.csv"),
+           "%s", text);
+    free(text);
+    job.no_files = 0;
     text = render(report_write_matrix_svg, &job);
-    EXPECT(strstr(text, "<title>0 to 3: 1 messages, 0 bytes</title>") != NULL, "svg: a zero-byte pair shows");
+    EXPECT(strstr(text, "<title>0 to 3: 1 message, 0 bytes</title>") != NULL, "svg: a zero-byte pair shows");
     EXPECT(strstr(text, "<title>2 to 0: 3 messages, 300 bytes</title>") != NULL, "svg: a cell");
     EXPECT(strstr(text, "block of") == NULL, "svg: no blocks at 4 ranks");
     EXPECT(strstr(text, "rma_put: one-sided puts and accumulates</text>") &&
@@ -94,7 +107,7 @@ int main(int argc, char **argv)
     EXPECT(strstr(text, "a cell is a block of 3 x 3 ranks") != NULL, "svg: blocks said");
     /* block (0,0) holds 0->1 and 1->2; block (0,1) holds 2->3 */
     EXPECT(strstr(text, "<title>ranks 0-2 to 0-2: 2 messages, 16 bytes</title>") != NULL, "svg: block sum");
-    EXPECT(strstr(text, "<title>ranks 0-2 to 3-5: 1 messages, 8 bytes</title>") != NULL, "svg: next block");
+    EXPECT(strstr(text, "<title>ranks 0-2 to 3-5: 1 message, 8 bytes</title>") != NULL, "svg: next block");
     int cells = 0;
     for (const char *p = strstr(text, "class=\"cell\""); p; p = strstr(p + 1, "class=\"cell\"")) cells++;
     EXPECT(cells == 200, "svg: 100 diagonal + 100 next blocks, got %d", cells);
@@ -116,9 +129,8 @@ int main(int argc, char **argv)
     EXPECT(strcmp(report_matrix_kind_axes(REPORT_MATRIX_COLL), axes) == 0, "coll axes: %s",
            report_matrix_kind_axes(REPORT_MATRIX_COLL));
     text = render(report_write_table, &job);
-    EXPECT(strstr(text,
-                  "\n  coll     3 messages, 2400 bytes, 3 pairs; busiest 2 -> 0: 1 messages, 800 bytes\n"
-                  "           row: the calling rank, a rooted collective's root;") != NULL,
+    EXPECT(strstr(text, "\n  coll     3 messages, 2400 bytes, 3 pairs; busiest 2 -> 0: 1 message, 800 bytes\n"
+                        "           row: the calling rank, a rooted collective's root;") != NULL,
            "table: coll labelled\n%s", text);
     free(text);
     text = render(report_write_json, &job);

@@ -58,6 +58,19 @@ int main(int argc, char **argv)
     e = &job.events[2];
     EXPECT(e->mean == 0 && e->imbalance == 0, "zero event: mean %g imbalance %g", e->mean, e->imbalance);
     EXPECT(job.events[3].nranks == 0 && job.events[3].min_rank == -1, "unmeasured event");
+
+    /* -c: the names that match no measured event are said (they were dropped
+     * without a word); a name may omit its component prefix */
+    char unknown[256];
+    EXPECT(report_chart_unknown(&job, "TASK-CLOCK,mpit:::BYTES_SENT, all", unknown, sizeof unknown) == 0 &&
+               !*unknown,
+           "all known: [%s]", unknown);
+    EXPECT(report_chart_unknown(&job, "TASK_CLOCK,BYTES_SENT,NOWHERE,,mpit:::NOPE", unknown,
+                                sizeof unknown) == 3 &&
+               strcmp(unknown, "TASK_CLOCK, NOWHERE, mpit:::NOPE") == 0,
+           "unknown: [%s]", unknown);
+    EXPECT(report_chart_unknown(&job, NULL, unknown, sizeof unknown) == 0 && !*unknown, "no list: [%s]",
+           unknown);
     EXPECT(job.nskips == 1 && job.skips[0].nranks == 2 && job.skips[0].first_rank == 1, "skips");
 
     /* renderings into memory: the key facts appear */

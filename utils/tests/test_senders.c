@@ -85,7 +85,16 @@ int main(int argc, char **argv)
     *cell(&job, 1, 0) = 5, *cell(&job, 1, 1) = 1, *cell(&job, 1, 2) = 2, *cell(&job, 1, 3) = 2;
     job.senders.other[2] = 7;
     char *text = render(report_write_table, &job);
-    EXPECT(strstr(text, "unexpected messages by sender (top 3 per receiver") != NULL, "%s", text);
+    EXPECT(strstr(text, "unexpected messages by sender (top 3 per receiver; all in senders.csv):\n") != NULL,
+           "%s", text);
+    free(text);
+    /* without -o the table names no file but how to have it */
+    job.no_files = 1;
+    text = render(report_write_table, &job);
+    EXPECT(strstr(text, "(top 3 per receiver; -o writes all to senders.csv):\n") &&
+               !strstr(text, "all in senders"),
+           "%s", text);
+    job.no_files = 0;
     EXPECT(strstr(text, "\n  rank 1 (10 in all): from rank 0: 5, from rank 2: 2, from rank 3: 2\n") != NULL,
            "%s", text);
     EXPECT(strstr(text, "\n  rank 2 (7 in all): other senders: 7\n") != NULL, "%s", text);

@@ -22,8 +22,23 @@ static void command(const char *args, size_t n, const char *want)
     EXPECT(strcmp(b, want) == 0, "\"%s\", want \"%s\"", b, want);
 }
 
+static void seconds(double s, const char *want)
+{
+    char b[64];
+    report_fmt_seconds(b, sizeof b, s);
+    EXPECT(strcmp(b, want) == 0, "%.17g s: \"%s\", want \"%s\"", s, b, want);
+}
+
 int main(void)
 {
+    /* a run's duration: "0.000 s" for a short run said nothing */
+    seconds(0.000312, "312 \xc2\xb5s");
+    seconds(0.0000004, "400 ns");
+    seconds(0.00456, "4.56 ms");
+    seconds(0.9994, "999 ms");
+    seconds(0.9995, "1.000 s"); /* from a second on, as before */
+    seconds(12.3456, "12.346 s");
+    seconds(0, "0 s");
     /* the examples */
     human(3388254636, "bytes", "3.16 GiB");
     human(708572221, "ns", "709 ms");
