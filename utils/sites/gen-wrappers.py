@@ -23,20 +23,21 @@ KINDS = {
     "recv": ("STATUS_OWN($status);", "sites_recv(&c, st, $comm);", ["status", "comm"]),
     "isend": ("", "sites_send(&c, $count, $type, $peer, $comm); sites_forget(*$req);",
               ["count", "type", "peer", "comm", "req"]),
-    "irecv": ("", "sites_track_recv(&c, *$req, $comm);", ["req", "comm"]),
+    "irecv": ("", "sites_track_recv(&c, *$req, $comm, $peer, $tag);", ["req", "comm", "peer", "tag"]),
     "psend": ("", "sites_track_psend(&c, *$req, $count, $type, $peer, $comm);",
               ["count", "type", "peer", "comm", "req"]),
-    "precv": ("", "sites_track_precv(&c, *$req, $comm);", ["req", "comm"]),
+    "precv": ("", "sites_track_precv(&c, *$req, $comm, $peer, $tag);", ["req", "comm", "peer", "tag"]),
     "sendrecv": ("STATUS_OWN($status);",
                  "sites_send(&c, $scount, $stype, $speer, $comm); sites_recv(&c, st, $comm);",
                  ["scount", "stype", "speer", "comm", "status"]),
-    "isendrecv": ("", "sites_send(&c, $scount, $stype, $speer, $comm); sites_track_recv(&c, *$req, $comm);",
-                  ["scount", "stype", "speer", "comm", "req"]),
+    "isendrecv": ("", "sites_send(&c, $scount, $stype, $speer, $comm); sites_track_recv(&c, *$req, $comm, $rpeer, $rtag);",
+                  ["scount", "stype", "speer", "comm", "req", "rpeer", "rtag"]),
     "probe": ("", "", []),
     "mprobe": ("", "sites_track_message(*$message, $comm);", ["message", "comm"]),
     "mrecv": ("STATUS_OWN($status); MPI_Comm mcomm = sites_message_comm(*$message);",
               "sites_recv(&c, st, mcomm);", ["message", "status"]),
-    "imrecv": ("MPI_Comm mcomm = sites_message_comm(*$message);", "sites_track_recv(&c, *$req, mcomm);",
+    "imrecv": ("MPI_Comm mcomm = sites_message_comm(*$message);",
+               "sites_track_recv(&c, *$req, mcomm, MPI_ANY_SOURCE, MPI_ANY_TAG);",
                ["message", "req"]),
     "start": ("", "sites_started(*$req);", ["req"]),
     "startall": ("", "for (int i = 0; i < $n; i++) sites_started($reqs[i]);", ["n", "reqs"]),
@@ -142,6 +143,7 @@ def wrapper(row, idx):
     lines += [
         f"    if (!sites_enter(&c, {idx}, __builtin_return_address(0))) return P{name}({args});",
     ]
+    lines.append("    " + mark(row))
     if before:
         lines.append(f"    {before}")
     lines.append(f"    int rc = P{name}({call_args});")
@@ -151,6 +153,20 @@ def wrapper(row, idx):
         lines.append("    sites_batch_end(&b);")
     lines += ["    sites_leave(&c);", "    return rc;", "}"]
     return "\n".join(lines)
+
+
+def mark(row):
+    """What the call waits for, for a snapshot: peer (or root), tag, communicator;
+    the wait family names the first tracked request's (sites_mark_requests)."""
+    r = row["roles"]
+    if row["kind"] in ("wait", "test"):
+        return f"sites_mark_requests(&c, {r['req']}, 1);"
+    if "reqs" in r and row["kind"] != "startall":
+        return f"sites_mark_requests(&c, {r['reqs']}, {r['n']});"
+    peer = r.get("rpeer", r.get("peer", r.get("root", "MPI_PROC_NULL")))
+    tag = r.get("rtag", r.get("tag", "SITES_NO_TAG"))
+    comm = r.get("comm", "MPI_COMM_NULL")
+    return f"sites_mark(&c, {peer}, {tag}, {comm});"
 
 
 def guard(row):

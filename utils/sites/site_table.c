@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "report_handles.h"
 #include "site_table.h"
@@ -47,8 +49,9 @@ static int nfortran;
 enum { TR_FREE, TR_RECV, TR_PRECV, TR_PSEND, TR_MESSAGE, TR_GONE };
 typedef struct track {
     uintptr_t key;
-    int state; /* TR_*: TR_FREE never used, TR_GONE removed (probing goes on past it) */
-    int peer;  /* psend: world rank */
+    int state;                    /* TR_*: TR_FREE never used, TR_GONE removed (probing goes on past it) */
+    int peer;                     /* psend: world rank; recv: the source's, -1 for none or any */
+    int tag, any_source, any_tag; /* recv: what it waits for */
     sites_site_t *site;
     MPI_Comm comm;   /* recv, precv, message */
     long long bytes; /* psend */
@@ -111,9 +114,70 @@ static sites_site_t *site_of(sites_call_t *c)
     return NULL;
 }
 
+/* ---- the calls in progress */
+static sites_current_t slots[SITES_THREADS];
+static int nslots;
+static long long slots_overflow;
+static __thread sites_current_t *my_slot __attribute__((tls_model("initial-exec")));
+static __thread int my_slot_tried __attribute__((tls_model("initial-exec")));
+
+static sites_current_t *slot(void)
+{
+    if (my_slot || my_slot_tried) return my_slot;
+    my_slot_tried = 1;
+    int i = __atomic_fetch_add(&nslots, 1, __ATOMIC_RELAXED);
+    if (i >= SITES_THREADS) {
+        ADD(&slots_overflow, 1);
+        return NULL;
+    }
+    slots[i].fn = -1;
+    slots[i].tid = (long)syscall(SYS_gettid);
+    return my_slot = &slots[i];
+}
+
+static void set_slot(sites_current_t *s, int fn, uintptr_t pc, long long since, int peer, int tag,
+                     int any_source, int any_tag, uintptr_t comm)
+{
+    __atomic_fetch_add(&s->seq, 1, __ATOMIC_ACQ_REL); /* odd: a reader retries */
+    s->fn = fn, s->pc = pc, s->since = since, s->peer = peer, s->tag = tag;
+    s->any_source = any_source, s->any_tag = any_tag, s->comm = comm;
+    __atomic_fetch_add(&s->seq, 1, __ATOMIC_RELEASE);
+}
+
+static int world_rank(MPI_Comm comm, int rank);
+
+void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm)
+{
+    sites_current_t *s = slot();
+    if (!s) return;
+    int any = peer == MPI_ANY_SOURCE;
+    set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, any ? -1 : world_rank(comm, peer), tag, any,
+             tag == MPI_ANY_TAG, sites_key(comm));
+}
+
+int sites_current(sites_current_t *out, int max, int *n)
+{
+    int k = 0, have = __atomic_load_n(&nslots, __ATOMIC_ACQUIRE);
+    if (have > SITES_THREADS) have = SITES_THREADS;
+    for (int i = 0; i < have && k < max; i++) {
+        for (int tries = 0; tries < 100; tries++) {
+            unsigned a = __atomic_load_n(&slots[i].seq, __ATOMIC_ACQUIRE);
+            if (a & 1) continue;
+            out[k] = slots[i];
+            if (__atomic_load_n(&slots[i].seq, __ATOMIC_ACQUIRE) == a) {
+                k++;
+                break;
+            }
+        }
+    }
+    *n = k;
+    return k ? 0 : -1;
+}
+
 void sites_leave(sites_call_t *c)
 {
     long long dt = sites_now_ns() - c->t0;
+    if (my_slot) set_slot(my_slot, -1, 0, 0, -1, SITES_NO_TAG, 0, 0, 0);
     sites_site_t *s = site_of(c);
     if (s) {
         ADD(&s->calls, 1);
@@ -380,7 +444,8 @@ static track_t *track_find(uintptr_t key)
     return NULL;
 }
 
-static void track_put(uintptr_t key, int state, sites_site_t *site, MPI_Comm comm, int peer, long long bytes)
+static void track_put(uintptr_t key, int state, sites_site_t *site, MPI_Comm comm, int peer, long long bytes,
+                      int tag, int any_source, int any_tag)
 {
     if (!tracks || !site) return;
     track_t *old = track_find(key); /* a handle the MPI reuses: the old use is over */
@@ -398,27 +463,51 @@ static void track_put(uintptr_t key, int state, sites_site_t *site, MPI_Comm com
         t->comm = comm;
         t->peer = peer;
         t->bytes = bytes;
+        t->tag = tag, t->any_source = any_source, t->any_tag = any_tag;
         __atomic_store_n(&t->state, state, __ATOMIC_RELEASE);
         return;
     }
     ADD(&untracked, 1);
 }
 
-void sites_track_recv(sites_call_t *c, MPI_Request req, MPI_Comm comm)
+static void track_receive(sites_call_t *c, int state, MPI_Request req, MPI_Comm comm, int source, int tag)
 {
-    track_put(sites_key(req), TR_RECV, site_of(c), comm, -1, 0);
+    int any = source == MPI_ANY_SOURCE;
+    track_put(sites_key(req), state, site_of(c), comm, any ? -1 : world_rank(comm, source), 0, tag, any,
+              tag == MPI_ANY_TAG);
 }
 
-void sites_track_precv(sites_call_t *c, MPI_Request req, MPI_Comm comm)
+void sites_track_recv(sites_call_t *c, MPI_Request req, MPI_Comm comm, int source, int tag)
 {
-    track_put(sites_key(req), TR_PRECV, site_of(c), comm, -1, 0);
+    track_receive(c, TR_RECV, req, comm, source, tag);
+}
+
+void sites_track_precv(sites_call_t *c, MPI_Request req, MPI_Comm comm, int source, int tag)
+{
+    track_receive(c, TR_PRECV, req, comm, source, tag);
+}
+
+void sites_mark_requests(sites_call_t *c, const MPI_Request reqs[], int n)
+{
+    sites_current_t *s = slot();
+    if (!s) return;
+    for (int i = 0; i < n; i++) {
+        track_t *t = track_find(sites_key(reqs[i]));
+        if (t && (t->state == TR_RECV || t->state == TR_PRECV)) {
+            set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, t->peer, t->tag, t->any_source, t->any_tag,
+                     sites_key(t->comm));
+            return;
+        }
+    }
+    set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, -1, SITES_NO_TAG, 0, 0, 0);
 }
 
 void sites_track_psend(sites_call_t *c, MPI_Request req, int count, MPI_Datatype type, int peer,
                        MPI_Comm comm)
 {
     if (peer == MPI_PROC_NULL) return;
-    track_put(sites_key(req), TR_PSEND, site_of(c), comm, world_rank(comm, peer), sites_payload(count, type));
+    track_put(sites_key(req), TR_PSEND, site_of(c), comm, world_rank(comm, peer), sites_payload(count, type),
+              SITES_NO_TAG, 0, 0);
 }
 
 void sites_track_message(MPI_Message msg, MPI_Comm comm)
@@ -426,7 +515,7 @@ void sites_track_message(MPI_Message msg, MPI_Comm comm)
     if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC) return;
     /* no site of its own: the site is the receive's */
     static sites_site_t none;
-    track_put(sites_key(msg), TR_MESSAGE, &none, comm, -1, 0);
+    track_put(sites_key(msg), TR_MESSAGE, &none, comm, -1, 0, SITES_NO_TAG, 0, 0);
 }
 
 MPI_Comm sites_message_comm(MPI_Message msg)

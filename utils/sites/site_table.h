@@ -119,8 +119,8 @@ void sites_io(sites_call_t *c, int count, MPI_Datatype type, int write);
 /* Requests whose message is known only later: nonblocking and persistent
  * receives (charged at completion to the site that posted them), persistent
  * sends (charged at each start), matched messages (their communicator). */
-void sites_track_recv(sites_call_t *c, MPI_Request req, MPI_Comm comm);
-void sites_track_precv(sites_call_t *c, MPI_Request req, MPI_Comm comm);
+void sites_track_recv(sites_call_t *c, MPI_Request req, MPI_Comm comm, int source, int tag);
+void sites_track_precv(sites_call_t *c, MPI_Request req, MPI_Comm comm, int source, int tag);
 void sites_track_psend(sites_call_t *c, MPI_Request req, int count, MPI_Datatype type, int peer,
                        MPI_Comm comm);
 void sites_track_message(MPI_Message msg, MPI_Comm comm);
@@ -150,6 +150,32 @@ void sites_batch_one(sites_batch_t *b, int index, MPI_Status *st);
 void sites_batch_some(sites_batch_t *b, int outcount, const int indices[], MPI_Status *sts);
 /* after any of them, or none (the call failed): frees what begin allocated */
 void sites_batch_end(sites_batch_t *b);
+
+/* ---- the calls in progress, for a snapshot of a run that hangs or is
+ * killed (read from any thread or a signal handler; written by the
+ * wrappers without a lock: a reader may see a call that has just ended,
+ * never a torn one, since seq is odd while the slot changes) */
+#define SITES_THREADS 64 /* threads whose current call is kept; more are counted in sites_current */
+typedef struct sites_current {
+    unsigned seq;    /* even: stable; odd: being written */
+    int fn;          /* the call (sites_fn), -1: none */
+    uintptr_t pc;    /* its site */
+    long long since; /* sites_now_ns() at its entry */
+    int peer;        /* world rank of the peer or root, -1: none or any (see any_source) */
+    int tag;         /* the tag, SITES_NO_TAG for none (MPI_ANY_TAG is any_tag) */
+    int any_source, any_tag;
+    uintptr_t comm; /* the communicator's handle, as a key (sites_key) */
+    long tid;       /* the thread's id (gettid) */
+} sites_current_t;
+/* A copy of each thread's slot (n of them), 0 or -1 when there are none. */
+int sites_current(sites_current_t *out, int max, int *n);
+/* Sets the slot of the calling thread's call (the generated wrappers, after
+ * sites_enter, with the row's peer/root, tag and communicator). */
+#define SITES_NO_TAG (-2147483647 - 1)
+void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm);
+/* The same for a completion: what the first tracked receive among reqs
+ * waits for (its source, tag and communicator), or nothing. */
+void sites_mark_requests(sites_call_t *c, const MPI_Request reqs[], int n);
 
 /* ---- outside the program's calls (report_mpi.c) */
 /* After MPI_Init (rank and size of MPI_COMM_WORLD): the tables.  0, or -1
