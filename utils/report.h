@@ -85,6 +85,15 @@ typedef struct report_extra {
     const char *html_nav;                        /* its link: "<a href=...>...</a>" */
 } report_extra_t;
 
+/* A queue's depth over time on one rank (report_queues.c): what the
+ * sampler thread read of a queue-length event, a bounded ring of the last
+ * samples (t: seconds since MPI_Init). */
+typedef struct report_series {
+    char name[REPORT_NAME_LEN];
+    int rank, n;
+    double *t, *v;
+} report_series_t;
+
 typedef struct report_job {
     int nprocs;
     char (*hosts)[REPORT_HOST_LEN]; /* per rank */
@@ -114,6 +123,9 @@ typedef struct report_job {
     report_senders_t senders;
     report_matrix_t matrix;
     report_extra_t extra;
+    report_series_t *series; /* queue depth over time (report_queues.c) */
+    int nseries, cap_series;
+    int partial; /* merged from the per-rank snapshots of a run that ended early */
 } report_job_t;
 
 /* Allocation and filling (rank 0). */
@@ -209,6 +221,13 @@ int report_overview_group(int nprocs);
 int report_overview_order(const report_job_t *job, int *idx);
 /* 1 when the event is 0 on every rank that measured it (and some did). */
 int report_event_all_zero(const report_event_t *e);
+
+/* Queue depth over time (report_queues.c): a series of rank's samples of
+ * the event, added by the record reader; the report.html section (nothing
+ * when no rank sampled a queue length). */
+report_series_t *report_job_series(report_job_t *job, const char *name, int rank, int n);
+int report_queues_html(FILE *out, const report_job_t *job);
+void report_queues_free(report_job_t *job);
 
 /* What the sampled maxima are, one sentence without a final stop, for every
  * rendering; 0 (and "") when no event is a sampled maximum. */

@@ -564,7 +564,8 @@ int report_write_html(FILE *out, const report_job_t *job)
     if (null) write_hosts(null, job, &nhosts), fclose(null);
     char took[32];
     report_fmt_seconds(took, sizeof took, hi);
-    fprintf(out, "%d host%s, %s from MPI_Init to MPI_Finalize", nhosts, nhosts == 1 ? "" : "s", took);
+    fprintf(out, "%d host%s, %s from MPI_Init to %s", nhosts, nhosts == 1 ? "" : "s", took,
+            job->partial ? "the last state taken (the run ended early)" : "MPI_Finalize");
     if (job->mpi_library[0]) fputs("; ", out), H(out, job->mpi_library);
     fputs("</p>\n<nav><a href=\"#overview\">Overview</a><a href=\"#summary\">Summary</a><a "
           "href=\"#charts\">Per "
@@ -600,6 +601,7 @@ int report_write_html(FILE *out, const report_job_t *job)
     write_charts(out, job, idx, nrows);
     write_senders(out, job);
     write_matrix(out, job);
+    report_queues_html(out, job);
     if (job->extra.html) job->extra.html(out, job->extra.arg);
     write_skipped(out, job);
     write_run(out, job);

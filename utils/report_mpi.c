@@ -39,6 +39,8 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <libgen.h>
 #include <pthread.h>
 #include <sys/syscall.h>
@@ -58,8 +60,12 @@
 #include "report_log.h"
 #include "report_mpit_early.h"
 #include "report_peers.h"
+#include "report_record_text.h"
 #include "report_records.h"
 #include "report_sample.h"
+#include "report_snapshot.h"
+#include "site_comms.h"
+#include "site_fn.h"
 #include "site_job.h"
 #include "site_report.h"
 #include "site_table.h"
@@ -98,10 +104,13 @@ static evset_t sets[MAX_SETS];
 static int nsets;
 static int my_rank, nprocs;
 static double t_start, t_startup = -1; /* t_startup: the tool's own start-up, s */
+static double t_start_mono;            /* t_start on CLOCK_MONOTONIC (snapshots: no MPI call) */
+static double t_finish_mono;           /* MPI_Finalize's entry, the same clock */
 static double t_before_init;           /* its part before PMPI_Init, s */
 static double t_mpit_init;             /* of which MPI_T_init_thread, s */
 static char started_iso[64];
 
+static double monotonic_s(void);
 static unsigned long pthread_self_id(void) { return (unsigned long)pthread_self(); }
 
 static void note(const char *fmt, ...)
@@ -398,12 +407,18 @@ done:
  * created, started, stopped and read by a helper thread of ours (PAPI keeps
  * per-thread state in thread-local storage, so its sets are its own), which
  * sleeps in between; the application's thread waits while it works. */
-enum phase { PH_IDLE, PH_STARTED, PH_STOP, PH_STOPPED };
+enum phase { PH_IDLE, PH_STARTED, PH_STOP, PH_STOPPED, PH_EXIT };
 static pthread_t helper;
+/* what a snapshot reads (the values, the senders, the records' parts) and
+ * what the end changes, one at a time */
+static pthread_mutex_t state_mu = PTHREAD_MUTEX_INITIALIZER;
+static int sets_stopped;
 static pthread_mutex_t helper_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t helper_cv = PTHREAD_COND_INITIALIZER;
 static enum phase phase = PH_IDLE;
 static int helper_running;
+
+static int snap_on; /* snapshots: the helper serves them (report_snapshot.c) */
 
 static void set_phase(enum phase p)
 {
@@ -411,7 +426,21 @@ static void set_phase(enum phase p)
     phase = p;
     pthread_cond_broadcast(&helper_cv);
     pthread_mutex_unlock(&helper_mu);
+    if (snap_on) snap_wake();
 }
+
+static int phase_is(void *p)
+{
+    pthread_mutex_lock(&helper_mu);
+    int yes = phase == (enum phase)(long)p;
+    pthread_mutex_unlock(&helper_mu);
+    return yes;
+}
+
+static void write_state(int reason, int signo, void *arg);
+static void snap_start(void);
+static void snap_remove(void);
+static int window_closed; /* the matrix's window: its record is whole only then */
 
 static void wait_phase(enum phase p)
 {
@@ -441,16 +470,26 @@ static void stop_sets(int in_main)
 static void *helper_main(void *arg)
 {
     (void)arg;
+    snap_block_here();      /* a signal it must answer is never handed to it */
     PAPI_register_thread(); /* PAPI's thread-local state, before any call */
     const char *list = getenv("PAPI_MPIT_REPORT_EVENTS");
     parse_events(list && *list ? list : "default");
     note_earlier_reasons();
     add_events(0);
     set_phase(PH_STARTED);
-    wait_phase(PH_STOP);
+    if (snap_on)
+        snap_serve(write_state, phase_is, (void *)(long)PH_STOP);
+    else
+        wait_phase(PH_STOP);
+    pthread_mutex_lock(&state_mu);
     stop_sets(0);
+    sets_stopped = 1;
+    pthread_mutex_unlock(&state_mu);
     PAPI_unregister_thread();
     set_phase(PH_STOPPED);
+    /* until the collection is over: a rank that waits there for another
+     * one still writes its state when asked */
+    if (snap_on) snap_serve(write_state, phase_is, (void *)(long)PH_EXIT);
     return NULL;
 }
 
@@ -593,7 +632,8 @@ static void senders_end(void)
  * MPI_Finalize shows its peak (report_sample.c) */
 #define MAX_SAMPLED 16
 static int sample_codes[MAX_SAMPLED];
-static double sample_ms; /* the period; 0: not sampled */
+static int series_codes[SAMPLE_SERIES], series_ev[SAMPLE_SERIES], nseries; /* queue lengths over time */
+static double sample_ms;                                                   /* the period; 0: not sampled */
 static long samples_taken;
 static double sample_cpu_s; /* the sampler thread's CPU time */
 
@@ -605,12 +645,20 @@ static void sampling_begin(void)
         note("--sample-period (PAPI_MPIT_REPORT_SAMPLE_MS) '%s' is not a number of milliseconds from 0 to "
              "3600000: sampling every %g ms",
              getenv("PAPI_MPIT_REPORT_SAMPLE_MS"), ms);
-    for (int i = 0; i < nev; i++)
+    nseries = 0;
+    for (int i = 0; i < nev; i++) {
+        size_t len = strlen(evs[i].name);
         if (evs[i].set >= 0 && n < MAX_SAMPLED && sample_needed(evs[i].code)) {
             evs[i].sampled = 1;
             sample_codes[n++] = evs[i].code;
+        } else if (evs[i].set >= 0 && nseries < SAMPLE_SERIES && len > 13 &&
+                   strcmp(evs[i].name + len - 13, "_QUEUE_LENGTH") == 0) {
+            series_ev[nseries] = i;
+            series_codes[nseries++] = evs[i].code;
         }
-    if (!n || ms == 0) return;
+    }
+    sample_series(series_codes, nseries);
+    if ((!n && !nseries) || ms == 0) return;
     char why[256];
     if (sample_start(sample_codes, n, ms, why, sizeof why) == 0)
         sample_ms = ms;
@@ -649,6 +697,8 @@ static void report_start(void)
     /* before the tool's start-up messages, which the self-check can then tell */
     peers_begin(my_rank, nprocs);
     sites_start(my_rank, nprocs);
+    sites_comms_begin(nprocs);
+    snap_start();
     /* the tool's only start-up communication, before counting starts */
     selfcheck_begin();
     collect_open();
@@ -663,6 +713,7 @@ static void report_start(void)
     take_component_reasons();
     say_monitoring_off();
     if (!helper_running && my_rank == 0) note("cannot start a thread: nothing is measured");
+    if (!helper_running && snap_on) snap_off(), snap_on = 0;
     if (my_rank == 0) {
         int nfolded = 0;
         for (int i = 0; i < nev; i++) {
@@ -685,7 +736,25 @@ static void report_start(void)
     peers_window_open();
     sites_window(1);
     t_start = PMPI_Wtime();
+    t_start_mono = monotonic_s();
     t_startup = t_before_init + (t_start - t0);
+}
+
+/* "Z\tname\tt:v,..." per queue length sampled over time (t: seconds
+ * from MPI_Init) */
+static size_t series_record(char *buf, size_t cap)
+{
+    static double t[SAMPLE_KEEP], v[SAMPLE_KEEP]; /* one writer at a time: state_mu or the end */
+    size_t n = 0;
+    for (int k = 0; k < nseries; k++) {
+        int m = sample_series_copy(k, t, v, SAMPLE_KEEP);
+        if (!m || n + REPORT_NAME_LEN + 8 >= cap) continue;
+        n += (size_t)snprintf(buf + n, cap - n, "Z\t%s\t", evs[series_ev[k]].name);
+        for (int i = 0; i < m && n + 48 < cap; i++)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%.3f:%.17g", i ? "," : "", t[i] - t_start_mono, v[i]);
+        n += (size_t)snprintf(buf + n, cap - n, "\n");
+    }
+    return n < cap ? n : cap;
 }
 
 /* Rank r's record: "H\thost\telapsed", then "E\tname\tunits\ti|f\tvalue" per
@@ -695,10 +764,11 @@ static void report_start(void)
  * "M\tkind\tother\tcolumns\tsender:value,..." (nonzero ones only: the record
  * travels in tags, a few bytes per message) or "N\treason"; then the
  * communication matrix's row (report_peers.h: X, Y or W lines). */
-static char *serialize(double elapsed, int *len)
+static char *serialize(double elapsed, int *len, int snapshot)
 {
     size_t cap = 256 + (size_t)nev * (2 * REPORT_NAME_LEN + REPORT_REASON_LEN + 64) +
-                 (size_t)senders_cols * 32 + REPORT_REASON_LEN + peers_record_cap() + sites_record_cap(),
+                 (size_t)senders_cols * 32 + REPORT_REASON_LEN + peers_record_cap() + sites_record_cap() +
+                 (size_t)nseries * (REPORT_NAME_LEN + 48 * SAMPLE_KEEP),
            n = 0;
     char *buf = malloc(cap), host[REPORT_HOST_LEN] = "";
     int sampled = 0;
@@ -708,6 +778,7 @@ static char *serialize(double elapsed, int *len)
     n += (size_t)snprintf(buf + n, cap - n, "H\t%s\t%.9f\n", host, elapsed);
     for (int i = 0; i < nev; i++) {
         ev_t *e = &evs[i];
+        if (e->set >= 0 && snapshot && !sets_stopped && sets[e->set].in_main) continue; /* not read now */
         if (e->set >= 0) {
             if (e->is_fp) {
                 double d;
@@ -726,7 +797,8 @@ static char *serialize(double elapsed, int *len)
         }
     }
     if (sampled)
-        n += (size_t)snprintf(buf + n, cap - n, "Q\t%g\t%.9f\t%ld\n", sample_ms, sample_cpu_s, samples_taken);
+        n += (size_t)snprintf(buf + n, cap - n, "Q\t%g\t%.9f\t%ld\n", sample_ms, sample_cpu_s,
+                              snapshot && !sets_stopped ? papi_mpit_report_samples() : samples_taken);
     if (senders_kind) {
         n += (size_t)snprintf(buf + n, cap - n, "M\t%d\t%lld\t%d\t", senders_kind, senders_other,
                               senders_cols);
@@ -740,127 +812,11 @@ static char *serialize(double elapsed, int *len)
     } else if (senders_why[0]) {
         n += (size_t)snprintf(buf + n, cap - n, "N\t%s\n", senders_why);
     }
-    n += peers_record(buf + n, cap - n);
+    if (!snapshot || window_closed) n += peers_record(buf + n, cap - n);
     n += sites_record(buf + n, cap - n);
+    n += series_record(buf + n, cap - n);
     *len = (int)n;
     return buf;
-}
-
-static void deserialize_senders(report_job_t *job, int rank, const char *kind, const char *other,
-                                const char *cols, const char *pairs)
-{
-    report_senders_t *s = &job->senders;
-    int ncols = atoi(cols);
-    if (ncols < 0 || ncols > job->nprocs) return;
-    if (!s->matrix) {
-        report_job_senders(job, ncols);
-        s->kind = atoi(kind) == PAPI_MPIT_SENDERS_COUNT ? REPORT_SENDERS_COUNT : REPORT_SENDERS_QUEUE_MAX;
-    }
-    if (ncols != s->ncols) return; /* every rank reads the same width */
-    s->present[rank] = 1;
-    s->other[rank] = strtoll(other, NULL, 10);
-    long long *row = s->matrix + (size_t)rank * (size_t)s->ncols;
-    for (const char *p = pairs; *p;) {
-        char *end;
-        long c = strtol(p, &end, 10);
-        if (*end != ':') break;
-        long long v = strtoll(end + 1, &end, 10);
-        if (c >= 0 && c < ncols) row[c] = v;
-        p = *end == ',' ? end + 1 : end;
-        if (*end != ',') break;
-    }
-}
-
-/* "peer:msgs:bytes,..." of rank's row (gets: the peer sent) */
-static void deserialize_matrix(report_job_t *job, int rank, int kind, const char *cells)
-{
-    if (kind < 0) return;
-    report_matrix_present(job, kind);
-    for (const char *p = cells; *p;) {
-        char *end;
-        long peer = strtol(p, &end, 10);
-        if (*end != ':') break;
-        long long m = strtoll(end + 1, &end, 10);
-        if (*end != ':') break;
-        long long b = strtoll(end + 1, &end, 10);
-        if (peer >= 0 && peer < job->nprocs) {
-            if (kind == REPORT_MATRIX_RMA_GET)
-                report_matrix_add(job, kind, (int)peer, rank, m, b);
-            else
-                report_matrix_add(job, kind, rank, (int)peer, m, b);
-        }
-        if (*end != ',') break;
-        p = end + 1;
-    }
-}
-
-static void deserialize(report_job_t *job, int rank, char *rec)
-{
-    char *save = NULL;
-    for (char *line = strtok_r(rec, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (job->extra.arg && sites_job_line((sites_job_t *)job->extra.arg, rank, line)) continue;
-        char *f[5] = {0}, *s2 = NULL;
-        int nf = 0;
-        for (char *t = strtok_r(line, "\t", &s2); t && nf < 5; t = strtok_r(NULL, "\t", &s2)) f[nf++] = t;
-        if (nf >= 3 && f[0][0] == 'H') {
-            snprintf(job->hosts[rank], sizeof job->hosts[rank], "%s", f[1]);
-            job->elapsed[rank] = strtod(f[2], NULL);
-        } else if (nf >= 4 && f[0][0] == 'E') {
-            /* units may be empty: then there are 4 fields */
-            const char *units = nf == 5 ? f[2] : "", *kind = nf == 5 ? f[3] : f[2],
-                       *val = nf == 5 ? f[4] : f[3];
-            report_event_t *e = report_job_event(job, f[1], units, kind[0] == 'f');
-            if (!e) continue;
-            e->present[rank] = 1;
-            if (e->is_fp) {
-                e->dval[rank] = strtod(val, NULL);
-                e->ival[rank] = (long long)e->dval[rank];
-            } else {
-                e->ival[rank] = strtoll(val, NULL, 10);
-                e->dval[rank] = (double)e->ival[rank];
-            }
-        } else if (nf >= 2 && f[0][0] == 'P') {
-            report_event_t *e = report_job_event(job, f[1], "", 0); /* its E line came first */
-            if (e) e->sampled = 1;
-        } else if (nf >= 4 && f[0][0] == 'Q') {
-            double ms = strtod(f[1], NULL), cpu = strtod(f[2], NULL);
-            long taken = strtol(f[3], NULL, 10);
-            if (ms > job->sample_ms) job->sample_ms = ms;
-            if (cpu > job->sample_cpu_s) job->sample_cpu_s = cpu;
-            if (job->samples_min < 0 || taken < job->samples_min) job->samples_min = taken;
-        } else if (nf >= 2 && (f[0][0] == 'S' || f[0][0] == 'U')) {
-            report_skip_t *s = report_job_skip(job, f[1], nf >= 3 ? f[2] : "", rank);
-            if (s && f[0][0] == 'U') s->is_default = 1;
-        } else if (nf >= 4 && f[0][0] == 'M') {
-            deserialize_senders(job, rank, f[1], f[2], f[3], nf >= 5 ? f[4] : "");
-        } else if (nf >= 2 && f[0][0] == 'N') {
-            if (!job->senders.note[0]) snprintf(job->senders.note, sizeof job->senders.note, "%s", f[1]);
-        } else if (nf >= 2 && f[0][0] == 'X') {
-            deserialize_matrix(job, rank, report_matrix_kind(f[1]), nf >= 3 ? f[2] : "");
-        } else if (nf >= 3 && f[0][0] == 'Y') {
-            int k = report_matrix_kind(f[1]);
-            if (k >= 0 && !job->matrix.why[k][0])
-                snprintf(job->matrix.why[k], sizeof job->matrix.why[k], "%s", f[2]);
-        } else if (nf >= 2 && f[0][0] == 'W') {
-            if (!job->matrix.note[0]) snprintf(job->matrix.note, sizeof job->matrix.note, "%s", f[1]);
-        }
-    }
-}
-
-/* Every rank's record, in rank order, from the collected sequence. */
-static void deserialize_all(report_job_t *job, const char *all, size_t total)
-{
-    records_buf_t prev = {0}, cur = {0};
-    size_t pos = 0;
-    for (int r = 0; r < job->nprocs && records_get(all, total, &pos, r ? &prev : NULL, &cur) == 0; r++) {
-        char *rec = strdup(cur.s); /* deserialize cuts it up; cur is the next one's reference */
-        if (rec) deserialize(job, r, rec);
-        free(rec);
-        records_buf_t t = prev;
-        prev = cur, cur = t;
-    }
-    records_free(&prev);
-    records_free(&cur);
 }
 
 /* The program's arguments, quoted as a shell needs them (a 'b c'). */
@@ -991,27 +947,179 @@ static void report_output(report_job_t *job)
     }
 }
 
+/* ---- the rank's state without any MPI call (report_snapshot.h): written
+ * by the helper thread into DIR/snapshot.RANK.txt: an R line (rank, size,
+ * why, the signal, when), the record as serialize writes it (the values
+ * read now), the calls in progress (A lines) and the communicators (B). */
+static char snap_path[4200];
+static char library_version[256], command_line[1024]; /* for the merge, read at the start */
+static long snap_seq;
+
+static void read_command(char *buf, size_t len);
+static void snap_start(void)
+{
+    snap_on = 0;
+    if (!snap_wanted()) return;
+    int vlen = 0;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    PMPI_Get_library_version(version, &vlen);
+    version[strcspn(version, "\n")] = '\0';
+    snprintf(library_version, sizeof library_version, "%s", version);
+    clean_text(library_version);
+    read_command(command_line, sizeof command_line);
+    clean_text(command_line);
+    const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
+    snprintf(snap_path, sizeof snap_path, "%s/snapshot.%d.txt", dir, my_rank);
+    unlink(snap_path); /* an earlier run's */
+    char why[256];
+    if (snap_install(why, sizeof why) == 0)
+        snap_on = 1;
+    else if (my_rank == 0)
+        note("no snapshots of the ranks' state (%s)", why);
+}
+
+static void snap_remove(void)
+{
+    if (snap_path[0]) unlink(snap_path);
+}
+
+/* the module holding pc, and pc's offset in it (as site_record.c writes them) */
+static void module_of(uintptr_t pc, char *path, size_t len, unsigned long *off)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    path[0] = '\0';
+    *off = pc;
+    if (!dladdr1((void *)pc, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return;
+    *off = pc - lm->l_addr;
+    if (lm->l_name && lm->l_name[0]) {
+        snprintf(path, len, "%s", lm->l_name);
+    } else {
+        ssize_t n = readlink("/proc/self/exe", path, len - 1);
+        path[n > 0 ? n : 0] = '\0';
+    }
+    clean_text(path);
+}
+
+/* "A\ttid\tcall\tkind\tmodule\toffset\tseconds\tpeer\ttag\tany_source\tany_tag\tcomm\tmembers"
+ * per thread in a wrapped call (peer: world rank, -1 none; tag: - for none) */
+static size_t current_record(char *buf, size_t cap, long long now_ns)
+{
+    sites_current_t cur[SITES_THREADS];
+    int n = 0;
+    size_t w = 0;
+    sites_current(cur, SITES_THREADS, &n);
+    for (int i = 0; i < n && w + 4500 < cap; i++) {
+        const sites_current_t *c = &cur[i];
+        if (c->fn < 0 || c->fn >= SITES_NFN) continue;
+        char path[4096], id[64], members[256], tag[16] = "-";
+        unsigned long off;
+        module_of(c->pc, path, sizeof path, &off);
+        sites_comm_describe(c->comm, id, sizeof id, members, sizeof members);
+        if (c->tag != SITES_NO_TAG && !c->any_tag) snprintf(tag, sizeof tag, "%d", c->tag);
+        w += (size_t)snprintf(buf + w, cap - w, "A\t%ld\t%s\t%s\t%s\t%lx\t%.6f\t%d\t%s\t%d\t%d\t%s\t%s\n",
+                              c->tid, sites_fn[c->fn].name, sites_fn[c->fn].kind, path[0] ? path : "?", off,
+                              (double)(now_ns - c->since) * 1e-9, c->peer, tag, c->any_source, c->any_tag, id,
+                              members[0] ? members : "-");
+    }
+    if (state == ST_DONE && w + 256 < cap) /* the tool's collection in MPI_Finalize */
+        w += (size_t)snprintf(buf + w, cap - w,
+                              "A\t%ld\tMPI_Finalize\tfinalize\t-\t0\t%.6f\t-1\t-\t0\t0\tworld\t-\n",
+                              (long)main_tid, monotonic_s() - t_finish_mono);
+    return w;
+}
+
+static void write_state(int reason, int signo, void *arg)
+{
+    (void)arg;
+    double t0 = monotonic_s();
+    long long now_ns = sites_now_ns();
+    pthread_mutex_lock(&state_mu);
+    if (!sets_stopped) /* the values now: the helper's own sets (those of the program's thread wait) */
+        for (int s = 0; s < nsets; s++) {
+            if (sets[s].in_main || !sets[s].running || PAPI_read(sets[s].es, sets[s].values) != PAPI_OK)
+                continue;
+            for (int i = 0; i < nev; i++)
+                if (evs[i].set == s) evs[i].value = sets[s].values[evs[i].pos];
+        }
+    int len = 0;
+    double elapsed = (state == ST_DONE ? t_finish_mono : t0) - t_start_mono;
+    char *rec = serialize(elapsed, &len, 1);
+    size_t extra = 8192 + (size_t)SITES_THREADS * 4600 + 1024 * 300;
+    char *more = malloc(extra);
+    size_t m = 0;
+    if (more) {
+        struct timespec wall;
+        clock_gettime(CLOCK_REALTIME, &wall);
+        m += (size_t)snprintf(more, extra, "R\t%d\t%d\t%s\t%d\t%lld.%09ld\t%ld\t%.6f\n", my_rank, nprocs,
+                              snap_reason_name(reason), signo > 0 ? signo : 0, (long long)wall.tv_sec,
+                              wall.tv_nsec, ++snap_seq, elapsed);
+        m += (size_t)snprintf(more + m, extra - m, "I\t%s\t%s\t%s\n", started_iso, library_version,
+                              command_line);
+        m += current_record(more + m, extra - m, now_ns);
+        m += sites_comms_record(more + m, extra - m);
+    }
+    pthread_mutex_unlock(&state_mu);
+    const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
+    char tmp[4400], file[64];
+    snprintf(file, sizeof file, "snapshot.%d.txt", my_rank);
+    FILE *f = rec && more ? report_open_temp(dir, file, tmp, sizeof tmp) : NULL;
+    int err = f ? 0 : errno ? errno : ENOMEM;
+    if (f) {
+        fwrite(more, 1, m, f);
+        fwrite(rec, 1, (size_t)len, f);
+        fprintf(f, "D\t%.6f\n", monotonic_s() - t0); /* what writing it took */
+        /* no fsync: a killed process's writes are in the kernel already, and
+         * the time counts when mpirun kills the other ranks once one ends */
+        if (fflush(f)) err = errno;
+        if (fclose(f) && !err) err = errno;
+        if (!err && rename(tmp, snap_path)) err = errno;
+        if (err) unlink(tmp);
+    }
+    free(rec);
+    free(more);
+    static int failed_said;
+    if (err && !failed_said) {
+        failed_said = 1;
+        note("rank %d: cannot write its state in %s: %s", my_rank, dir, strerror(err));
+    } else if (!err && signo < 0) {
+        note("rank %d: no MPI call returned for %g s while one was in progress: its state is in %s; the job "
+             "goes on (said once)",
+             my_rank, atof(getenv("PAPI_MPIT_REPORT_WATCHDOG_MS")) / 1000, snap_path);
+    }
+}
+
 static void report_finish(void)
 {
+    t_finish_mono = monotonic_s();
     state = ST_DONE;
     double elapsed = PMPI_Wtime() - t_start;
     samples_taken = sample_stop(&sample_cpu_s); /* before the sets it feeds stop */
     if (helper_running) {
+        pthread_mutex_lock(&state_mu);
         stop_sets(1);
+        pthread_mutex_unlock(&state_mu);
         set_phase(PH_STOP);
         wait_phase(PH_STOPPED);
-        pthread_join(helper, NULL);
-        helper_running = 0;
+        if (!snap_on) {
+            pthread_join(helper, NULL);
+            helper_running = 0;
+        }
     }
     report_log_finish(my_rank);
+    pthread_mutex_lock(&state_mu);
     senders_end();
     peers_window_close();
+    window_closed = 1;
     sites_window(0);
+    pthread_mutex_unlock(&state_mu);
 
     /* Everything below is collective: every rank takes part, whatever failed. */
     int len = 0;
     size_t total = 0;
-    char *mine = serialize(elapsed, &len);
+    pthread_mutex_lock(&state_mu);
+    char *mine = serialize(elapsed, &len, 0);
+    pthread_mutex_unlock(&state_mu);
     if (!mine) len = 0;
     selfcheck_begin();
     char *all = collect_gather(mine ? mine : "", len, &total);
@@ -1020,7 +1128,7 @@ static void report_finish(void)
         report_job_init(job, nprocs);
         job->samples_min = -1; /* until a rank says */
         sites_attach(job);
-        deserialize_all(job, all, total);
+        report_record_read_all(job, (sites_job_t *)job->extra.arg, all, total);
         report_matrix_finish(job);
         sites_finish(job);
         read_library_version(job);
@@ -1043,11 +1151,19 @@ static void report_finish(void)
     collect_release();
     selfcheck_end("collection");
     collect_close();
+    if (helper_running) { /* the run reached MPI_Finalize: no snapshot is left behind */
+        snap_off();
+        set_phase(PH_EXIT);
+        pthread_join(helper, NULL);
+        helper_running = 0;
+        snap_remove();
+    }
     peers_end(report_bool_env("PAPI_MPIT_REPORT_SELFCHECK", 0));
     free(mine);
     free(all);
     free(senders_counts);
     senders_counts = NULL;
+    sites_comms_end();
     sites_end();
 }
 

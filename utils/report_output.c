@@ -48,6 +48,7 @@ void report_job_free(report_job_t *job)
     for (int k = 0; k < REPORT_MATRIX_KINDS; k++) free(job->matrix.cells[k]);
     free(job->hosts);
     free(job->elapsed);
+    report_queues_free(job);
     memset(job, 0, sizeof *job);
 }
 
@@ -360,8 +361,9 @@ int report_write_table(FILE *out, const report_job_t *job)
     int nhosts = count_hosts(job);
     char took[32];
     report_fmt_seconds(took, sizeof took, max_elapsed(job));
-    fprintf(out, "papi-mpit-report: %d rank%s on %d host%s, %s from MPI_Init to MPI_Finalize\n", job->nprocs,
-            job->nprocs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", took);
+    fprintf(out, "papi-mpit-report: %d rank%s on %d host%s, %s from MPI_Init to %s\n", job->nprocs,
+            job->nprocs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", took,
+            job->partial ? "the last state taken (the run ended early)" : "MPI_Finalize");
     if (job->mpi_library[0]) fprintf(out, "  MPI: %s\n", job->mpi_library);
     if (job->command[0]) fprintf(out, "  program: %s\n", job->command);
     char sampling[2048];

@@ -57,6 +57,53 @@ static long long period_ns;
 static atomic_long samples = -1;
 static double thread_cpu_s; /* the sampler's CPU time between set-up and stop */
 
+/* queue lengths over time: written by the sampler, copied by the helper
+ * (a snapshot) and at the end, under kept_mu */
+static const int *series_codes;
+static int series_n;
+static pthread_mutex_t kept_mu = PTHREAD_MUTEX_INITIALIZER;
+static double kept_t[SAMPLE_KEEP], kept_v[SAMPLE_SERIES][SAMPLE_KEEP];
+static int kept_n;
+static long kept_stride = 1, kept_skip;
+
+void sample_series(const int *codes, int n)
+{
+    series_codes = codes;
+    series_n = n < SAMPLE_SERIES ? n : SAMPLE_SERIES;
+}
+
+static void keep(const long long *values)
+{
+    if (!series_n || ++kept_skip < kept_stride) return;
+    kept_skip = 0;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    pthread_mutex_lock(&kept_mu);
+    if (kept_n == SAMPLE_KEEP) { /* every other point goes, points kept half as often */
+        for (int i = 0; i < SAMPLE_KEEP / 2; i++) {
+            kept_t[i] = kept_t[2 * i];
+            for (int k = 0; k < series_n; k++) kept_v[k][i] = kept_v[k][2 * i];
+        }
+        kept_n = SAMPLE_KEEP / 2;
+        kept_stride *= 2;
+    }
+    kept_t[kept_n] = (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+    for (int k = 0; k < series_n; k++) kept_v[k][kept_n] = (double)values[want_n + k];
+    kept_n++;
+    pthread_mutex_unlock(&kept_mu);
+}
+
+int sample_series_copy(int k, double *t, double *v, int max)
+{
+    if (k < 0 || k >= series_n) return 0;
+    pthread_mutex_lock(&kept_mu);
+    int n = kept_n < max ? kept_n : max;
+    memcpy(t, kept_t, sizeof *t * (size_t)n);
+    memcpy(v, kept_v[k], sizeof *v * (size_t)n);
+    pthread_mutex_unlock(&kept_mu);
+    return n;
+}
+
 static double cpu_now(void)
 {
     struct timespec t;
@@ -113,7 +160,7 @@ static void *sampler_main(void *arg)
 {
     (void)arg;
     int es = PAPI_NULL, rc;
-    long long *values = calloc((size_t)want_n + 1, sizeof *values);
+    long long *values = calloc((size_t)want_n + (size_t)series_n + 1, sizeof *values);
     PAPI_register_thread();
     if (!values) {
         setup_done(-1, "%s", "out of memory");
@@ -124,6 +171,8 @@ static void *sampler_main(void *arg)
     rc = PAPI_create_eventset(&es);
     for (int i = 0; rc == PAPI_OK && i < want_n; i++)
         step = "PAPI_add_event", rc = PAPI_add_event(es, want_codes[i]);
+    for (int i = 0; rc == PAPI_OK && i < series_n; i++)
+        if (PAPI_add_event(es, series_codes[i]) != PAPI_OK) series_n = i; /* kept without them */
     if (rc == PAPI_OK) step = "PAPI_start", rc = PAPI_start(es);
     if (rc != PAPI_OK) {
         char why[200];
@@ -151,7 +200,8 @@ static void *sampler_main(void *arg)
         while (!stopping && pthread_cond_timedwait(&cv, &mu, &next) != ETIMEDOUT) {}
         if (stopping) break;
         pthread_mutex_unlock(&mu);
-        PAPI_read(es, values); /* the value itself is not needed: the read feeds the pool */
+        /* the maxima's values are not needed: the read feeds the pool */
+        if (PAPI_read(es, values) == PAPI_OK) keep(values);
         atomic_fetch_add(&samples, 1);
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (before(&next, &now)) next = now;
@@ -170,13 +220,14 @@ static void *sampler_main(void *arg)
 int sample_start(const int *codes, int n, double period_ms, char *why, size_t len)
 {
     pthread_condattr_t ca;
-    if (running || n <= 0 || !(period_ms > 0)) return -1;
+    if (running || (n <= 0 && series_n <= 0) || !(period_ms > 0)) return -1;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&cv, &ca);
     pthread_condattr_destroy(&ca);
     want_codes = codes;
     want_n = n;
+    kept_n = 0, kept_stride = 1, kept_skip = 0;
     period_ns = (long long)(period_ms * 1e6);
     if (period_ns < 1000) period_ns = 1000;
     stopping = set_up = 0;

@@ -25,6 +25,19 @@ double sample_period_ms(int *bad);
  * touches MPI_T while the set is made.  0, or -1 with why filled. */
 int sample_start(const int *codes, int n, double period_ms, char *why, size_t len);
 
+/* Queue lengths over time: the n events codes[] (current lengths) are read
+ * with the others at every sample and kept, with the time, in a bounded
+ * buffer that covers the whole run (SAMPLE_KEEP points: when full, every
+ * other point goes and points are kept half as often).  Call before
+ * sample_start; the sampler then runs even when no maximum needs it. */
+#define SAMPLE_KEEP   512
+#define SAMPLE_SERIES 4
+void sample_series(const int *codes, int n);
+/* A copy of series k's points (t: CLOCK_MONOTONIC seconds), at most max;
+ * how many.  From any thread but a signal handler, during the run and after
+ * sample_stop. */
+int sample_series_copy(int k, double *t, double *v, int max);
+
 /* Stops the thread (its set stopped and destroyed) and joins it; returns
  * the samples taken, and in *cpu_s the thread's CPU time from its set
  * running to the stop (its cost inside the measured window).

@@ -1,0 +1,186 @@
+/*
+ * papi-mpit-merge DIR: the report of a run that ended before MPI_Finalize,
+ * from the snapshots its ranks left in DIR (DIR/snapshot.RANK.txt, written
+ * by the interposer: report_mpi.c's write_state): report.txt (also on
+ * stdout), report.json and report.html in DIR, opening with why the run did
+ * not end (report_hang.c), which ranks left no state and when each state
+ * was taken.  Run by `papi-mpit-report --merge DIR`.  No MPI: it reads text.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "report_hang.h"
+#include "report_record_text.h"
+#include "site_job.h"
+
+#define PFX "papi-mpit-report: --merge: "
+
+typedef struct snap {
+    int rank, nprocs;
+    char *text;
+} snap_t;
+
+typedef struct both {
+    hang_t *hang;
+    sites_job_t *sites;
+} both_t;
+
+static int json(FILE *out, const void *a)
+{
+    const both_t *b = a;
+    return hang_write_json(out, b->hang) || sites_write_json(out, b->sites);
+}
+static int html_top(FILE *out, const void *a)
+{
+    const both_t *b = a;
+    return hang_write_html(out, b->hang) || sites_write_findings(out, b->sites, 1);
+}
+static int html(FILE *out, const void *a) { return sites_write_html(out, ((const both_t *)a)->sites); }
+
+static both_t both;
+static int text(FILE *out, const report_job_t *job)
+{
+    (void)job;
+    if (hang_write_text(out, both.hang) || sites_write_findings(out, both.sites, 0)) return -1;
+    if (report_write_table(out, job)) return -1;
+    return sites_write_table(out, both.sites);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    size_t cap = 65536, n = 0;
+    char *s = malloc(cap);
+    while (s) {
+        n += fread(s + n, 1, cap - n - 1, f);
+        if (n < cap - 1) break;
+        char *t = realloc(s, cap *= 2);
+        if (!t) free(s);
+        s = t;
+    }
+    fclose(f);
+    if (s) s[n] = '\0';
+    return s;
+}
+
+/* "I\tstarted\tlibrary\tcommand" */
+static void info_line(report_job_t *job, const char *text)
+{
+    const char *p = strstr(text, "\nI\t");
+    if (!p && strncmp(text, "I\t", 2) == 0) p = text - 1;
+    if (!p) return;
+    char line[2048], *f[3] = {0};
+    snprintf(line, sizeof line, "%s", p + 3);
+    line[strcspn(line, "\n")] = '\0';
+    char *s = line;
+    for (int i = 0; i < 3 && s; i++) {
+        f[i] = s;
+        s = strchr(s, '\t');
+        if (s) *s++ = '\0';
+    }
+    if (f[0]) snprintf(job->started, sizeof job->started, "%s", f[0]);
+    if (f[1]) snprintf(job->mpi_library, sizeof job->mpi_library, "%s", f[1]);
+    if (f[2]) snprintf(job->command, sizeof job->command, "%s", f[2]);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: papi-mpit-merge DIR (or papi-mpit-report --merge DIR)\n");
+        return 2;
+    }
+    const char *dir = argv[1];
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, PFX "%s: %s\n", dir, strerror(errno));
+        return 2;
+    }
+    snap_t *snaps = NULL;
+    int nsnaps = 0, cap = 0, nprocs = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        int rank;
+        char tail[8];
+        if (sscanf(de->d_name, "snapshot.%d.tx%1s", &rank, tail) != 2 || strcmp(tail, "t") || rank < 0)
+            continue;
+        char path[4352];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        char *t = slurp(path);
+        int r = -1, np = 0;
+        if (!t || sscanf(t, "R\t%d\t%d\t", &r, &np) != 2 || r != rank || np <= 0 || r >= np) {
+            fprintf(stderr, PFX "%s is not a rank's state: left out\n", path);
+            free(t);
+            continue;
+        }
+        if (nsnaps == cap) {
+            cap = cap ? 2 * cap : 64;
+            snap_t *s = realloc(snaps, sizeof *s * (size_t)cap);
+            if (!s) return 1;
+            snaps = s;
+        }
+        snaps[nsnaps++] = (snap_t){r, np, t};
+        if (np > nprocs) nprocs = np;
+    }
+    closedir(d);
+    if (!nsnaps) {
+        fprintf(stderr,
+                PFX "no snapshot.RANK.txt in %s: nothing to merge (a run leaves them with -o, and removes "
+                    "them when it reaches MPI_Finalize)\n",
+                dir);
+        return 1;
+    }
+    report_job_t job;
+    sites_job_t sites;
+    hang_t hang;
+    report_job_init(&job, nprocs);
+    job.samples_min = -1;
+    job.partial = 1;
+    sites_job_init(&sites, nprocs);
+    hang_init(&hang, nprocs);
+    for (int i = 0; i < nsnaps; i++) {
+        if (snaps[i].nprocs != nprocs) {
+            fprintf(stderr, PFX "snapshot.%d.txt is from a run of %d ranks, the others of %d: left out\n",
+                    snaps[i].rank, snaps[i].nprocs, nprocs);
+            continue;
+        }
+        hang_read(&hang, snaps[i].rank, snaps[i].text);
+        if (!job.command[0]) info_line(&job, snaps[i].text);
+        report_record_read(&job, &sites, snaps[i].rank, snaps[i].text);
+    }
+    report_matrix_finish(&job);
+    sites_job_finish(&sites);
+    hang_finish(&hang);
+    report_compute(&job);
+    both = (both_t){&hang, &sites};
+    job.extra =
+        (report_extra_t){.arg = &both,
+                         .json = json,
+                         .html_top = html_top,
+                         .html = html,
+                         .html_nav = "<a href=\"#hang\">Why it hung</a><a href=\"#findings\">Findings</a><a "
+                                     "href=\"#sites\">Call sites</a>"};
+    text(stdout, &job);
+    fflush(stdout);
+    static const char *const files[] = {"report.txt", "report.json", "report.html"};
+    int (*const render[])(FILE *, const report_job_t *) = {text, report_write_json, report_write_html};
+    int rc = 0;
+    for (int i = 0; i < 3; i++)
+        if (report_write_file(dir, files[i], &job, render[i])) {
+            fprintf(stderr, PFX "cannot write %s/%s: %s\n", dir, files[i], strerror(errno));
+            rc = 1;
+            break;
+        }
+    if (!rc) fprintf(stderr, "papi-mpit-report: wrote report.html, report.txt, report.json in %s\n", dir);
+    memset(&job.extra, 0, sizeof job.extra);
+    hang_free(&hang);
+    sites_job_free(&sites);
+    report_job_free(&job);
+    for (int i = 0; i < nsnaps; i++) free(snaps[i].text);
+    free(snaps);
+    return rc;
+}

@@ -1,0 +1,72 @@
+/*
+ * papi-mpit-report: why a run hangs, computed from the snapshots its ranks
+ * left (report_hang.c): the wait graph (who waits in which call for whom,
+ * at which site), cycles of it named as deadlocks, collectives some members
+ * of a communicator entered and others not, and receives that wait for a
+ * tag or source while messages from that peer were sent and not received
+ * (a tag mismatch).  No MPI: read by papi-mpit-merge.
+ *
+ * A snapshot's own lines (report_mpi.c's write_state):
+ *   R rank nprocs why signal unix_time seq elapsed   the state: why (signal,
+ *       on-demand, periodic, watchdog), when, seconds from MPI_Init
+ *   A tid call kind module offset seconds peer tag any_source any_tag comm members
+ *       a thread's call in progress (peer: world rank, -1 none; tag: - for
+ *       none; comm: site_comms.h's id; members: world ranks, "0-3,6")
+ *   B comm size members                            a communicator of the rank
+ *   D seconds                                      what writing it took
+ */
+#ifndef PAPI_MPIT_REPORT_HANG_H
+#define PAPI_MPIT_REPORT_HANG_H
+
+#include <stdio.h>
+
+typedef struct hang_call {
+    int rank;
+    long tid;
+    char fn[48], kind[16], comm[64], members[256];
+    char *module;
+    unsigned long off;
+    double age; /* seconds in the call */
+    int peer, tag, has_tag, any_source, any_tag;
+    char label[320]; /* the site: file:line, or function+offset */
+} hang_call_t;
+
+typedef struct hang_state {
+    int present;
+    char why[16];
+    int signo;
+    double wall, elapsed, took;
+    long seq;
+} hang_state_t;
+
+typedef struct hang {
+    int nprocs;
+    hang_state_t *st; /* per rank */
+    hang_call_t *calls;
+    int ncalls, cap_calls;
+    /* point-to-point messages: sent[s * nprocs + r] (s's wrappers), received
+     * by r from s at receive sites (recvd), and sendrecv sites that mix both
+     * (mixed[r * nprocs + s]) */
+    long long *sent, *recvd;
+    unsigned char *mixed, *has_t;
+    double *unexpected; /* per rank: the last sampled unexpected queue length, -1 unknown */
+    /* the findings, as sentences (plain text) */
+    char **lines;
+    int nlines, cap_lines;
+    int nfindings; /* of lines, the first nfindings are findings, the rest the wait graph */
+} hang_t;
+
+/* nprocs: from the files' R lines (the largest). */
+void hang_init(hang_t *h, int nprocs);
+void hang_free(hang_t *h);
+/* Reads rank's snapshot text (left whole); 0, or -1 when it is not one. */
+int hang_read(hang_t *h, int rank, const char *text);
+/* Names the sites and computes the sentences. */
+void hang_finish(hang_t *h);
+/* Renderings: the text's section, report.html's (first on the page) and
+ * report.json's member (",\n  \"hang\": {...}"). */
+int hang_write_text(FILE *out, const hang_t *h);
+int hang_write_html(FILE *out, const hang_t *h);
+int hang_write_json(FILE *out, const hang_t *h);
+
+#endif
