@@ -21,7 +21,8 @@ CACHE=$(sh "$here/cache-dir.sh")
 packages() {
   case $1 in
     trixie | sid)
-      echo openmpi-bin libopenmpi-dev mpich libmpich-dev gcc libc6-dev python3 libpfm4 procps ;;
+      # libdw, jansson: the report tool's interposer links them (call sites)
+      echo openmpi-bin libopenmpi-dev mpich libmpich-dev gcc libc6-dev python3 libpfm4 procps libdw-dev libjansson-dev ;;
     *) echo "chroot: no package list for suite '$1'" >&2; return 1 ;;
   esac
 }
@@ -85,7 +86,18 @@ abi_dirs() {
 
 make_chroot() {
   local suite=$1 root=$CACHE/chroots/$1
-  [ -f "$root/.built" ] && { log "$suite: cached in $root ($(cat "$root/.built"))"; return 0; }
+  if [ -f "$root/.built" ]; then
+    # a cached chroot made with fewer packages gets the new ones
+    if [ "$(cat "$root/.packages" 2>/dev/null)" != "$(packages "$suite")" ]; then
+      log "$suite: cached in $root; installing the packages added since: $(packages "$suite")"
+      in_ns "$root" env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+        sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $(packages "$suite") && apt-get clean" \
+        >>"$CACHE/logs/chroot-$suite.log" 2>&1 || { tail -20 "$CACHE/logs/chroot-$suite.log"; return 1; }
+      packages "$suite" > "$root/.packages"
+    fi
+    log "$suite: cached in $root ($(cat "$root/.built"))"
+    return 0
+  fi
   [ "$(id -u)" = 0 ] || { echo "chroot: making a chroot needs root" >&2; return 1; }
   command -v debootstrap >/dev/null || { echo "chroot: debootstrap is not installed (scripts/deps.sh packages)" >&2; return 1; }
   local pk mirror t0 t1 t2
@@ -112,6 +124,7 @@ make_chroot() {
   in_ns "$root" apt-get clean >/dev/null 2>&1 || true
   abi_dirs "$root"
   t2=$(date +%s)
+  packages "$suite" > "$root/.packages"
   echo "debootstrap $((t1 - t0)) s, packages $((t2 - t1)) s, $(du -sm "$root" | cut -f1) MB" > "$root/.built"
   log "$suite: ready ($(cat "$root/.built"))"
 }
