@@ -175,6 +175,54 @@ static void peers_text(char *b, size_t n, const site_agg_t *s)
         snprintf(b, n, "%d-other (of %d)", p->rank, s->npairs);
 }
 
+#define GRID_MAX 16 /* ranks drawn as a grid; more: the heaviest pairs */
+
+/* the program's point-to-point bytes, sender by receiver */
+static void write_matrix_text(FILE *out, const sites_job_t *j)
+{
+    char b[32];
+    if (!j->ncells) return;
+    if (j->nprocs <= GRID_MAX) {
+        fputs("\npoint-to-point bytes as the program sent them (row: sender, column: receiver; all in "
+              "p2p.csv with "
+              "-o):\n     ",
+              out);
+        for (int c = 0; c < j->nprocs; c++) fprintf(out, " %9d", c);
+        fputc('\n', out);
+        for (int r = 0, k = 0; r < j->nprocs; r++) {
+            fprintf(out, "  %3d", r);
+            for (int c = 0; c < j->nprocs; c++) {
+                long long v = 0;
+                while (k < j->ncells &&
+                       (j->cells[k].sender < r || (j->cells[k].sender == r && j->cells[k].receiver < c)))
+                    k++;
+                if (k < j->ncells && j->cells[k].sender == r && j->cells[k].receiver == c)
+                    v = j->cells[k].bytes;
+                if (v)
+                    human(b, sizeof b, (double)v, "bytes");
+                else
+                    snprintf(b, sizeof b, ".");
+                fprintf(out, " %9s", b);
+            }
+            fputc('\n', out);
+        }
+        return;
+    }
+    /* too many ranks for a grid: the ten heaviest pairs */
+    fputs("\npoint-to-point: the heaviest sender-receiver pairs (all in p2p.csv with -o):\n", out);
+    unsigned char *shown = calloc((size_t)j->ncells, 1);
+    for (int n = 0; shown && n < 10 && n < j->ncells; n++) {
+        int best = -1;
+        for (int i = 0; i < j->ncells; i++)
+            if (!shown[i] && (best < 0 || j->cells[i].bytes > j->cells[best].bytes)) best = i;
+        shown[best] = 1;
+        human(b, sizeof b, (double)j->cells[best].bytes, "bytes");
+        fprintf(out, "  %d -> %d: %s in %lld messages\n", j->cells[best].sender, j->cells[best].receiver, b,
+                j->cells[best].msgs);
+    }
+    free(shown);
+}
+
 int sites_write_table(FILE *out, const sites_job_t *j)
 {
     if (!j->nsites) {
@@ -201,6 +249,7 @@ int sites_write_table(FILE *out, const sites_job_t *j)
         fprintf(out, "  %-28s %-18s %10lld %10s %10s %10s %10s %10s  %s\n", s->label, sites_fn_name(s->fn),
                 s->calls, tt, mx, mn, so, si, pr);
     }
+    write_matrix_text(out, j);
     if (j->overflow_sites || j->overflow_colls || j->untracked)
         fprintf(
             out,
