@@ -233,9 +233,9 @@ static void describe(char *b, size_t len, const hang_call_t *c)
 {
     char tag[48] = "";
     if (c->any_tag)
-        snprintf(tag, sizeof tag, ", any tag");
+        snprintf(tag, sizeof tag, ", any tag,");
     else if (c->has_tag)
-        snprintf(tag, sizeof tag, ", tag %d", c->tag);
+        snprintf(tag, sizeof tag, ", tag %d,", c->tag);
     if (!strcmp(c->kind, "finalize"))
         snprintf(b, len, "is in MPI_Finalize (the tool's collection waits for every rank there)");
     else if (is_coll(c) && c->peer >= 0)
@@ -444,7 +444,7 @@ void hang_finish(hang_t *h)
                 char st[1200];
                 state_of(st, sizeof st, h, r);
                 w += (size_t)snprintf(missing_text + w, w < sizeof missing_text ? sizeof missing_text - w : 0,
-                                      "%srank %d, %s", nmissing ? "; " : "", r, st);
+                                      "%srank %d, %s", nmissing ? "; nor by " : "", r, st);
             }
             nmissing++;
             if (nmissing <= 64)
@@ -456,8 +456,8 @@ void hang_finish(hang_t *h)
         if (w >= sizeof missing_text) w = sizeof missing_text - 1;
         if (nmissing > 8) snprintf(missing_text + w, sizeof missing_text - w, "; and %d more", nmissing - 8);
         const char *comm = !strcmp(c->comm, "world") ? "MPI_COMM_WORLD" : "a communicator";
-        say(h, "%s on %s of ranks %s (at %s): entered by rank%s %s; %d never entered it: %s.%s", c->fn, comm,
-            members, c->label, nin == 1 ? "" : "s", in_list, nmissing, missing_text,
+        say(h, "%s on %s of ranks %s (at %s): entered by rank%s %s, not by %s.%s", c->fn, comm, members,
+            c->label, nin == 1 ? "" : "s", in_list, missing_text,
             other_call ? " Some members are in another collective on the same communicator: a mismatched "
                          "order of collectives."
                        : "");

@@ -7,8 +7,10 @@
  * (a tag mismatch).  No MPI: read by papi-mpit-merge.
  *
  * A snapshot's own lines (report_mpi.c's write_state):
- *   R rank nprocs why signal unix_time seq elapsed   the state: why (signal,
- *       on-demand, periodic, watchdog), when, seconds from MPI_Init
+ *   R rank nprocs why signal unix_time seq elapsed pid   the state: why
+ *       (signal, on-demand, periodic, watchdog), when, how many this rank
+ *       wrote, seconds from MPI_Init, the process
+ *   I started library command                       the run (for the page)
  *   A tid call kind module offset seconds peer tag any_source any_tag comm members
  *       a thread's call in progress (peer: world rank, -1 none; tag: - for
  *       none; comm: site_comms.h's id; members: world ranks, "0-3,6")

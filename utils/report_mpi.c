@@ -1051,9 +1051,9 @@ static void write_state(int reason, int signo, void *arg)
     if (more) {
         struct timespec wall;
         clock_gettime(CLOCK_REALTIME, &wall);
-        m += (size_t)snprintf(more, extra, "R\t%d\t%d\t%s\t%d\t%lld.%09ld\t%ld\t%.6f\n", my_rank, nprocs,
+        m += (size_t)snprintf(more, extra, "R\t%d\t%d\t%s\t%d\t%lld.%09ld\t%ld\t%.6f\t%ld\n", my_rank, nprocs,
                               snap_reason_name(reason), signo > 0 ? signo : 0, (long long)wall.tv_sec,
-                              wall.tv_nsec, ++snap_seq, elapsed);
+                              wall.tv_nsec, ++snap_seq, elapsed, (long)getpid());
         m += (size_t)snprintf(more + m, extra - m, "I\t%s\t%s\t%s\n", started_iso, library_version,
                               command_line);
         m += current_record(more + m, extra - m, now_ns);

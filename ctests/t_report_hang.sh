@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# papi-mpit-report on runs that never reach MPI_Finalize (issue 37), with
+# report_hang.c:
+# - a two-rank deadlock (each receives from the other first), a tag
+#   mismatch (rank 0 sends tag 7 three times and enters a barrier, rank 1
+#   waits for tag 8) and a collective one rank never enters (an allreduce
+#   on a duplicate of MPI_COMM_WORLD; the last rank waits for rank 0): each
+#   under `timeout -s TERM` (the TERM sent to timeout once every rank's
+#   watchdog snapshot is there: no sleep) and under the launcher's own
+#   timeout (Open MPI's mpirun --timeout, Hydra's MPIEXEC_TIMEOUT).  Every
+#   rank leaves its state; the calls, peers, tags and sites (line numbers
+#   of the program, found by grep) in the files are the program's; `--merge`
+#   names the deadlock's cycle, the mismatch (3 messages sent, not received)
+#   and the rank that never entered the collective, first in report.txt and
+#   report.html; report.json has them; the job ends (no hang).
+# - SIGKILL after a periodic snapshot: the last snapshot survives, with the
+#   5 messages of 8 B rank 0 sent and rank 1 received.
+# - SIGUSR1 twice in a running job: two snapshots (the second's sequence
+#   number is 2), the program's own SIGUSR1 handler (installed after
+#   MPI_Init, through signal()) ran twice and got the one it had installed
+#   before MPI_Init back, the job ends normally with the program's status
+#   (3, as without the tool), and no snapshot is left behind.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common/test_lib.sh"
+report_tool || exit 1
+test_workdir report-hang || exit 1
+$MPICC -g -O0 -Wall -Wextra -Werror "$here/report_hang.c" -o report_hang || { echo "FAIL: cannot build report_hang"; exit 1; }
+line() { grep -n "site:$1 " "$here/report_hang.c" | cut -d: -f1; }
+launch() { if [ "$FAMILY" = mpich ]; then hydra_quiet_stdin "$@"; else "$@"; fi; }
+
+# nsnap DIR WHY: how many snapshot files of DIR say WHY in their R line
+nsnap() { cat "$1"/snapshot.*.txt 2>/dev/null | grep -c "^R	[0-9]*	[0-9]*	$2	"; }
+# await DIR N WHY: until N files say WHY (bounded: 60 s)
+await() {
+  local i
+  for i in $(seq 600); do [ "$(nsnap "$1" "$3")" -ge "$2" ] && return 0; sleep 0.1; done
+  return 1
+}
+# field RANKFILE KIND N: field N (1 = the letter) of the first KIND line
+field() { awk -F'\t' -v k="$2" -v n="$3" '$1 == k { print $n; exit }' "$1"; }
+
+# check_calls DIR MODE NP: the A lines are the program's calls
+check_calls() {
+  local d=$1 mode=$2 np=$3 r f want got
+  for r in $(seq 0 $((np - 1))); do
+    f=$d/snapshot.$r.txt
+    [ -f "$f" ] || { fail "$mode: rank $r left no state"; continue; }
+    case $mode:$r in
+      deadlock:*) want="MPI_Recv $((1 - r)) $((10 + r)) world $(line deadlock)" ;;
+      mismatch:0) want="MPI_Barrier -1 - world $(line barrier)" ;;
+      mismatch:1) want="MPI_Recv 0 8 world $(line recv8)" ;;
+      collective:$((np - 1))) want="MPI_Recv 0 5 world $(line recv5)" ;;
+      collective:*) want="MPI_Allreduce -1 - dup $(line allreduce)" ;;
+    esac
+    got="$(field "$f" A 3) $(field "$f" A 8) $(field "$f" A 9)"
+    comm=$(field "$f" A 12)
+    case $comm in world) got="$got world" ;; ?*.[0-9]*) got="$got dup" ;; *) got="$got $comm" ;; esac
+    # the site: the merged report names it; here the program's line is
+    # checked through the merge below, the rest here
+    [ "$got" = "${want% *}" ] || fail "$mode rank $r: call in progress '$got', the program's is '${want% *}'"
+  done
+}
+
+# check_merge DIR MODE NP: --merge says why, with the program's lines
+check_merge() {
+  local d=$1 mode=$2 np=$3 txt
+  "$wrap" --merge "$d" >"$d.merge.out" 2>"$d.merge.err" || { fail "$mode: --merge failed"; cat "$d.merge.err"; return; }
+  for f in report.txt report.json report.html; do [ -s "$d/$f" ] || fail "$mode: --merge wrote no $f"; done
+  txt=$(sed -n '2p' "$d/report.txt")
+  case $mode in
+    deadlock)
+      echo "$txt" | grep -q "^  Deadlock: rank 0 waits in MPI_Recv from rank 1, tag 10, at report_hang.c:$(line deadlock); rank 1 waits in MPI_Recv from rank 0, tag 11, at report_hang.c:$(line deadlock): a cycle of 2 ranks" \
+        || fail "deadlock: report.txt does not open with the cycle: $txt" ;;
+    mismatch)
+      grep -q "Rank 1 waits in MPI_Recv for tag 8 from rank 0 at report_hang.c:$(line recv8), while 3 messages rank 0 sent it have not been received" "$d/report.txt" \
+        || fail "mismatch: no tag mismatch with 3 messages in report.txt"
+      grep -q "MPI_Barrier on MPI_COMM_WORLD of ranks 0-1 (at report_hang.c:$(line barrier)): entered by rank 0, not by rank 1, which waits in MPI_Recv from rank 0, tag 8," "$d/report.txt" \
+        || fail "mismatch: the barrier rank 1 never entered is not said" ;;
+    collective)
+      local last=$((np - 1))
+      grep -q "MPI_Allreduce on a communicator of ranks 0-$last (at report_hang.c:$(line allreduce)): entered by ranks 0$([ $np -gt 2 ] && echo "-$((np - 2))"), not by rank $last, which waits in MPI_Recv from rank 0, tag 5, at report_hang.c:$(line recv5)" "$d/report.txt" \
+        || fail "collective: report.txt does not say rank $last never entered the allreduce: $(sed -n 2,3p "$d/report.txt")" ;;
+  esac
+  grep -q 'id="hang"' "$d/report.html" && [ "$(grep -o '<h2 id="[a-z]*"' "$d/report.html" | head -1)" = '<h2 id="hang"' ] \
+    || fail "$mode: report.html does not open with why the run did not end"
+  python3 -c 'import json,sys; h=json.load(open(sys.argv[1]))["hang"]; assert h["findings"] and not h["ranks_missing"], h' "$d/report.json" \
+    || fail "$mode: report.json's hang member"
+}
+
+np_of() { case $1 in collective) echo 3 ;; *) echo 2 ;; esac; }
+for mode in deadlock mismatch collective; do
+  np=$(np_of $mode)
+  # ---- timeout -s TERM
+  d=$PWD/$mode.term
+  mkdir -p "$d"
+  # (in the background: $! must be timeout's; these jobs do not end during
+  # the launcher's start-up, so Hydra's stdin at its end is harmless)
+  timeout -s TERM 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --watchdog 300 ./report_hang $mode \
+    </dev/null >"$d.out" 2>"$d.err" &
+  tpid=$!
+  if await "$d" $np watchdog; then
+    kill -TERM $tpid
+    wait $tpid
+    rc=$?
+    [ $rc = 124 ] && fail "$mode: the job did not end on SIGTERM"
+    nsig=$(nsnap "$d" signal)
+    # timeout sends SIGTERM to mpirun, then to its process group, mpirun
+    # again: Open MPI's mpirun takes a second signal as "abort now" and
+    # kills the ranks with SIGKILL, often before any has written its state
+    # (their watchdog states stay; under the launcher's own timeout below
+    # every rank writes); Hydra passes SIGTERM on once
+    [ "$nsig" -ge 1 ] || [ "$FAMILY" = openmpi ] || fail "$mode: no rank wrote its state on SIGTERM"
+    check_calls "$d" $mode $np
+    check_merge "$d" $mode $np
+    ok "$mode under timeout -s TERM: status $rc, $nsig of $np states taken on SIGTERM, the rest by the watchdog"
+  else
+    kill -TERM $tpid; wait $tpid
+    fail "$mode: the watchdog wrote $(nsnap "$d" watchdog) of $np states"; cat "$d.err"
+  fi
+  # ---- the launcher's own timeout
+  d=$PWD/$mode.launcher
+  mkdir -p "$d"
+  if [ "$FAMILY" = mpich ]; then
+    MPIEXEC_TIMEOUT=10 launch timeout 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --watchdog 300 ./report_hang $mode >"$d.out" 2>"$d.err"
+  else
+    launch timeout 120 $MPIRUN $MPIRUN_OPTS --timeout 10 -np $np "$wrap" -q -o "$d" --watchdog 300 ./report_hang $mode >"$d.out" 2>"$d.err"
+  fi
+  rc=$?
+  if [ $rc = 124 ]; then
+    fail "$mode: the launcher's timeout did not end the job"
+  elif [ "$(ls "$d"/snapshot.*.txt 2>/dev/null | wc -l)" != $np ]; then
+    fail "$mode under the launcher's timeout: $(ls "$d"/snapshot.*.txt 2>/dev/null | wc -l) of $np states"
+  else
+    check_calls "$d" $mode $np
+    check_merge "$d" $mode $np
+    # (Hydra's MPIEXEC_TIMEOUT sends SIGKILL: the watchdog's states stay)
+    ok "$mode under the launcher's timeout: status $rc, $(nsnap "$d" signal) of $np states taken on its signal"
+  fi
+done
+
+# ---- SIGKILL after a periodic snapshot
+d=$PWD/periodic
+mkdir -p "$d"
+timeout 120 $MPIRUN $MPIRUN_OPTS -np 2 "$wrap" -q -o "$d" --snapshot-period 100 ./report_hang periodic </dev/null >"$d.out" 2>"$d.err" &
+tpid=$!
+sent_ok() { [ "$(field "$d/snapshot.0.txt" T 2 2>/dev/null)" = "1:5:40" ]; }
+got_ok() { awk -F'\t' '$1 == "C" && $6 ~ /(^|,)0:5:40(,|$)/ { f = 1 } END { exit !f }' "$d/snapshot.1.txt" 2>/dev/null; }
+for i in $(seq 600); do
+  [ "$(nsnap "$d" periodic)" = 2 ] && sent_ok && got_ok && [ "$(field "$d/snapshot.1.txt" A 3)" = MPI_Recv ] && break
+  sleep 0.1
+done
+if sent_ok && got_ok; then
+  pids="$(field "$d/snapshot.0.txt" R 9) $(field "$d/snapshot.1.txt" R 9)"
+  kill -KILL $pids
+  wait $tpid
+  rc=$?
+  [ "$(nsnap "$d" periodic)" = 2 ] && sent_ok && got_ok || fail "periodic: the snapshots did not survive SIGKILL"
+  [ "$(field "$d/snapshot.1.txt" A 3):$(field "$d/snapshot.1.txt" A 10):$(field "$d/snapshot.1.txt" A 9)" = "MPI_Recv:1:4" ] \
+    || fail "periodic: rank 1's call in progress is not MPI_Recv from any source, tag 4"
+  "$wrap" --merge "$d" >/dev/null 2>&1 && grep -q "Rank 1 waits in MPI_Recv from any rank, tag 4, at report_hang.c:$(line wait)" "$d/report.txt" \
+    || fail "periodic: --merge does not say where rank 1 waits"
+  ok "periodic snapshots survive SIGKILL (status $rc): rank 0 sent 5 messages of 8 B to rank 1, rank 1 received them"
+else
+  kill -TERM $tpid; wait $tpid
+  fail "periodic: no periodic snapshot with rank 0's 5 messages to rank 1"; cat "$d.err"
+fi
+
+# ---- SIGUSR1 twice in a running job
+d=$PWD/usr1
+mkdir -p "$d"
+launch timeout 120 $MPIRUN $MPIRUN_OPTS -np 2 ./report_hang usr1 - - >usr1.base.out 2>usr1.base.err
+base=$?
+launch timeout 120 $MPIRUN $MPIRUN_OPTS -np 2 "$wrap" -q -o "$d" ./report_hang usr1 "$d" "$PWD/usr1.kept" >usr1.out 2>usr1.err
+rc=$?
+[ $rc = "$base" ] && [ $rc = 3 ] || fail "usr1: status $rc with the tool, $base without (the program's: 3)"
+# the handler signal() returns: the one the program installed before
+# MPI_Init, or the MPI's own where MPI_Init replaced it (MPICH's SIGUSR1
+# handler): as without the tool
+was=$(sed -n 's/^.*signal() returned the one before: //p' usr1.base.out)
+grep -q "^handler before MPI_Init: 0, after: 2, signal() returned the one before: $was\$" usr1.out \
+  || fail "usr1: the program's own handlers: $(cat usr1.out) (without the tool: $(cat usr1.base.out))"
+[ "$(field usr1.kept R 4):$(field usr1.kept R 7)" = "on-demand:2" ] || fail "usr1: the second snapshot is not the 2nd on demand: $(head -1 usr1.kept)"
+ls "$d"/snapshot.*.txt >/dev/null 2>&1 && fail "usr1: a run that reached MPI_Finalize left snapshots: $(ls "$d")"
+[ -s "$d/report.json" ] || fail "usr1: no report"
+ok "SIGUSR1 twice: 2 snapshots, the program's handler ran twice, status $rc as without the tool, none left after MPI_Finalize"
+
+[ $fails = 0 ]
