@@ -33,7 +33,7 @@ for case in "deadlock 2" "collective 4"; do
     t=$!
     for i in $(seq 600); do
       n=$(awk -F'\t' '$1 == "R" && $7 >= 20 { n++ } END { print n + 0 }' out/snapshot.*.txt 2>/dev/null)
-      [ "$n" -ge "$np" ] && break
+      [ "${n:-0}" -ge "$np" ] && break
       sleep 0.1
     done
     kill -TERM $t; wait $t
