@@ -223,11 +223,10 @@ int report_overview_order(const report_job_t *job, int *idx);
 int report_event_all_zero(const report_event_t *e);
 
 /* Queue depth over time (report_queues.c): a series of rank's samples of
- * the event, added by the record reader; the report.html section (nothing
- * when no rank sampled a queue length). */
+ * the event, added by the record reader (report_job_free frees them); the
+ * report.html section (nothing when no rank sampled a queue length). */
 report_series_t *report_job_series(report_job_t *job, const char *name, int rank, int n);
 int report_queues_html(FILE *out, const report_job_t *job);
-void report_queues_free(report_job_t *job);
 
 /* What the sampled maxima are, one sentence without a final stop, for every
  * rendering; 0 (and "") when no event is a sampled maximum. */

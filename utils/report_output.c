@@ -48,7 +48,8 @@ void report_job_free(report_job_t *job)
     for (int k = 0; k < REPORT_MATRIX_KINDS; k++) free(job->matrix.cells[k]);
     free(job->hosts);
     free(job->elapsed);
-    report_queues_free(job);
+    for (int i = 0; i < job->nseries; i++) free(job->series[i].t), free(job->series[i].v);
+    free(job->series);
     memset(job, 0, sizeof *job);
 }
 

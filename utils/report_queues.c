@@ -49,13 +49,6 @@ report_series_t *report_job_series(report_job_t *job, const char *name, int rank
     return s;
 }
 
-void report_queues_free(report_job_t *job)
-{
-    for (int i = 0; i < job->nseries; i++) free(job->series[i].t), free(job->series[i].v);
-    free(job->series);
-    job->series = NULL, job->nseries = job->cap_series = 0;
-}
-
 static double peak(const report_series_t *s)
 {
     double m = 0;
