@@ -57,6 +57,8 @@ static struct sigaction prog[NSIG_OURS]; /* the program's disposition of each */
 static volatile sig_atomic_t installed, live;
 static int req_pipe[2] = {-1, -1}, done_pipe[2] = {-1, -1};
 static long long period_ns, watchdog_ns;
+static pid_t
+    owner; /* the process whose helper answers (a forked child's handler only passes the signal on) */
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 static sigaction_fn real_sigaction;
@@ -108,7 +110,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 {
     int saved = errno, i = which(sig);
     if (i < 0) return;
-    if (live) {
+    if (live && getpid() == owner) {
         unsigned char b = (unsigned char)sig;
         if (write(req_pipe[1], &b, 1) == 1 && sig != SIGUSR1) {
             struct pollfd p = {.fd = done_pipe[0], .events = POLLIN};
@@ -155,6 +157,7 @@ int snap_install(char *why, size_t len)
     sa.sa_sigaction = on_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
+    owner = getpid();
     live = 1;
     for (int i = 0; i < NSIG_OURS; i++) {
         if (real_sigaction(our_sigs[i], NULL, &prog[i])) continue;
