@@ -6,8 +6,10 @@
  * comments below.  4 ranks (or more: the extra ranks take part in the
  * collectives and the ring only).
  *
- * - blocking: rank 0 sends rank 1 seven 100-byte messages (send_a); rank 1
- *   receives them from MPI_ANY_SOURCE (recv_a)
+ * - blocking: rank 0 sends rank 1 seven 100-byte messages (send_a), then a
+ *   4-byte go (go_send); rank 1 receives the go (go_recv), then the seven
+ *   from MPI_ANY_SOURCE (recv_a), which were all waiting in its unexpected
+ *   queue (where the MPI tells, by MPI_T events: 7 found waiting)
  * - nonblocking, completed elsewhere: rank 1 sends rank 0 three messages of
  *   1000 doubles (isend_b, completed by waitall_b); rank 0 posts three
  *   receives (irecv_b) and completes each at wait_b.  The messages are
@@ -65,11 +67,17 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
 
-    /* blocking */
-    if (rank == 0)
+    /* blocking; the seven arrive before their receives are posted (the go
+     * message comes after them: MPI does not let it overtake them) */
+    int go = 1;
+    if (rank == 0) {
         for (int i = 0; i < 7; i++) MPI_Send(a, 100, MPI_CHAR, 1, 1, MPI_COMM_WORLD); /* site:send_a */
-    if (rank == 1)
+        MPI_Send(&go, 1, MPI_INT, 1, 9, MPI_COMM_WORLD); /* site:go_send */
+    }
+    if (rank == 1) {
+        MPI_Recv(&go, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:go_recv */
         for (int i = 0; i < 7; i++) MPI_Recv(a, 100, MPI_CHAR, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:recv_a */
+    }
 
     /* nonblocking, completed at another site */
     if (rank == 1) {

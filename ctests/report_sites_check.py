@@ -48,6 +48,8 @@ T = THREADS = 9
 want = {
     "send_a": ("MPI_Send", 7, 7, 700, 0, 0, {(0, 1): (7, 700)}),
     "recv_a": ("MPI_Recv", 7, 0, 0, 7, 700, {(1, 0): (7, 700)}),
+    "go_send": ("MPI_Send", 1, 1, 4, 0, 0, {(0, 1): (1, 4)}),
+    "go_recv": ("MPI_Recv", 1, 0, 0, 1, 4, {(1, 0): (1, 4)}),
     "isend_b": ("MPI_Isend", 3, 3, 24000, 0, 0, {(1, 0): (3, 24000)}),
     "waitall_b": ("MPI_Waitall", 1, 0, 0, 0, 0, {}),
     "irecv_b": ("MPI_Irecv", 3, 0, 0, 3, 24000, {(0, 1): (3, 24000)}),
@@ -104,6 +106,7 @@ def add(a, b, n, by):
 
 
 add(0, 1, 7, 700)
+add(0, 1, 1, 4)
 add(1, 0, 3, 24000)
 add(2, 3, 5, 320)
 for r in range(nprocs):
@@ -129,6 +132,23 @@ with open(os.path.join(outdir, "sites.csv"), newline="") as f:
     n = sum(1 for _ in csv.DictReader(f))
 check(n == len(sites), f"sites.csv has the {len(sites)} sites of report.json")
 check(doc["call_sites"]["not_recorded"] == {"calls": 0, "collectives": 0, "requests": 0}, "nothing overflowed")
+
+# receives that found their message waiting: where the MPI raises MPI_T
+# events for it (MPICH --enable-mpit-events): recv_a's seven, and over all
+# sites and outside the program's calls, every unexpected message the
+# ranks counted (the messages are all received before MPI_Finalize)
+cs = doc["call_sites"]
+if cs["found_waiting_ranks"]:
+    s = [x for x in by_line[lines["recv_a"]] if x["call"] == "MPI_Recv"][0]
+    check(s["found_waiting"] == 7, f"recv_a found {s['found_waiting']} of its 7 messages waiting, want 7")
+    found = sum(x["found_waiting"] for x in sites) + cs["found_waiting_outside_calls"]
+    ev = {e["name"]: e for e in doc["events"]}
+    if "mpit:::UNEXPECTED_MSGS" in ev:
+        total = sum(v for v in ev["mpit:::UNEXPECTED_MSGS"]["values"] if v is not None)
+        check(found == total, f"found waiting at sites ({found - cs['found_waiting_outside_calls']}) and outside calls "
+              f"({cs['found_waiting_outside_calls']}) = the ranks' UNEXPECTED_MSGS ({total})")
+else:
+    check(all(x["found_waiting"] is None for x in sites), "no MPI_T events for it: found_waiting null at every site")
 
 # the findings name a site by file:line
 txt = open(os.path.join(outdir, "report.txt"), encoding="utf-8").read()

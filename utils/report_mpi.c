@@ -730,6 +730,7 @@ static void report_start(void)
     }
     if (helper_running) sampling_begin();
     report_log_start(my_rank);
+    sites_events_begin();
     if (helper_running) senders_begin();
     mpit_early_release(); /* the component holds its own by now, where it reads any */
     collect_started();
@@ -1112,6 +1113,7 @@ static void report_finish(void)
     peers_window_close();
     window_closed = 1;
     sites_window(0);
+    sites_watch_stop();
     pthread_mutex_unlock(&state_mu);
 
     /* Everything below is collective: every rank takes part, whatever failed. */

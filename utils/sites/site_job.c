@@ -128,15 +128,15 @@ static void site_line(sites_job_t *j, int rank, char **f)
     /* f: module, offset, fn, hist, peers, totals */
     site_agg_t *s = find_site(j, f[0], strtoul(f[1], NULL, 16), atoi(f[2]));
     if (!s) return;
-    long long v[6] = {0};
-    char *t[6];
-    int nt = split(f[5], ':', t, 6);
+    long long v[7] = {0};
+    char *t[7];
+    int nt = split(f[5], ':', t, 7);
     for (int i = 0; i < nt; i++) v[i] = strtoll(t[i], NULL, 10);
     if (!s->rank_calls[rank]) s->nranks++;
     s->rank_calls[rank] += v[0];
     s->rank_ns[rank] += v[1];
     s->calls += v[0], s->ns += v[1];
-    s->msgs_out += v[2], s->bytes_out += v[3], s->msgs_in += v[4], s->bytes_in += v[5];
+    s->msgs_out += v[2], s->bytes_out += v[3], s->msgs_in += v[4], s->bytes_in += v[5], s->found += v[6];
     char *item[SITES_JOB_HIST];
     int ni = strcmp(f[3], "-") ? split(f[3], ',', item, SITES_JOB_HIST) : 0;
     for (int i = 0; i < ni; i++) {
@@ -208,6 +208,10 @@ int sites_job_line(sites_job_t *j, int rank, char *line)
             j->overflow_sites += strtoll(t[0], NULL, 10);
             j->overflow_colls += strtoll(t[1], NULL, 10);
             j->untracked += strtoll(t[2], NULL, 10);
+        }
+        if (n >= 2 && split(f[1], ':', t, 2) == 2 && atoi(t[0])) {
+            j->watched++;
+            j->found_outside += strtoll(t[1], NULL, 10);
         }
         return 1;
     }

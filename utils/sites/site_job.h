@@ -21,6 +21,7 @@ typedef struct site_agg {
     unsigned long off; /* the return address, relative to the module's load address */
     int fn;            /* the wrapped call (sites_fn) */
     long long calls, ns, msgs_out, bytes_out, msgs_in, bytes_in;
+    long long found; /* receives that found their message already waiting */
     long long hist[SITES_JOB_HIST];
     long long *rank_ns, *rank_calls; /* per rank */
     int nranks;                      /* ranks with calls here */
@@ -54,8 +55,10 @@ typedef struct sites_job {
     site_coll_t *colls;
     int ncolls, cap_colls;
     long long overflow_sites, overflow_colls, untracked;
-    char off_reason[256]; /* why no sites were recorded (set by report_mpi.c) */
-    double elapsed_max;   /* the run's length, for shares of time */
+    int watched;             /* ranks that counted receives finding their message waiting */
+    long long found_outside; /* such receives outside the program's calls */
+    char off_reason[256];    /* why no sites were recorded (set by report_mpi.c) */
+    double elapsed_max;      /* the run's length, for shares of time */
 } sites_job_t;
 
 void sites_job_init(sites_job_t *j, int nprocs);

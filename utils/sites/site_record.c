@@ -6,7 +6,10 @@
  *       -1 for other
  *   T <receiver:msgs:bytes,...> <other>   point-to-point sends by receiver
  *   K <fn> <root> <calls:bytes>           collectives by call and root
- *   G <sites:colls:untracked>             what did not fit (overflow)
+ *   G <sites:colls:untracked> <watching:found_outside>
+ *       what did not fit (overflow); whether receives that found their
+ *       message waiting were counted (MPI_T events), and how many outside
+ *       the program's calls
  * A site's address is written relative to its module's load address, so
  * that rank 0 can merge the ranks' sites and read the module's line table.
  */
@@ -94,8 +97,8 @@ size_t sites_record(char *buf, size_t cap)
             PUT("%s-1:%lld:%lld", sep, e->other_msgs, e->other_bytes);
             sep = ",";
         }
-        PUT("%s\t%lld:%lld:%lld:%lld:%lld:%lld\n", *sep ? "" : "-", e->calls, e->ns, e->msgs_out,
-            e->bytes_out, e->msgs_in, e->bytes_in);
+        PUT("%s\t%lld:%lld:%lld:%lld:%lld:%lld:%lld\n", *sep ? "" : "-", e->calls, e->ns, e->msgs_out,
+            e->bytes_out, e->msgs_in, e->bytes_in, e->found);
     }
     const long long *m, *b;
     long long other;
@@ -113,6 +116,6 @@ size_t sites_record(char *buf, size_t cap)
         if (k[i].fn1 > 0) PUT("K\t%d\t%d\t%lld:%lld\n", k[i].fn1 - 1, k[i].root, k[i].calls, k[i].bytes);
     long long so, co, un;
     sites_overflows(&so, &co, &un);
-    PUT("G\t%lld:%lld:%lld\n", so, co, un);
+    PUT("G\t%lld:%lld:%lld\t%d:%lld\n", so, co, un, sites_watching(), sites_found_outside());
     return n < cap ? n : cap;
 }

@@ -129,6 +129,29 @@ int sites_write_findings(FILE *out, const sites_job_t *j, int html)
                  r, a, b, q);
         finding(out, html, t, "sites");
     }
+    /* the site whose receives most often found their message waiting */
+    int w = -1;
+    double best = 0;
+    for (int i = 0; j->watched && i < j->nsites; i++) {
+        const site_agg_t *x = &j->sites[i];
+        double share =
+            x->found ? (double)x->found / (double)(x->msgs_in > x->found ? x->msgs_in : x->found) : 0;
+        if (x->found > 0 && share > best) best = share, w = i;
+    }
+    if (w >= 0) {
+        const site_agg_t *x = &j->sites[w];
+        site_name(name, sizeof name, x);
+        if (x->msgs_in >= x->found)
+            snprintf(t, sizeof t,
+                     "Most often already waiting: %s found %.0f %% of its %lld message%s in the "
+                     "unexpected queue (%lld).",
+                     name, 100.0 * best, x->msgs_in, x->msgs_in == 1 ? "" : "s", x->found);
+        else
+            snprintf(t, sizeof t,
+                     "Most often already waiting: %s found %lld message%s in the unexpected queue.", name,
+                     x->found, x->found == 1 ? "" : "s");
+        finding(out, html, t, "sites");
+    }
     long long p2p;
     int c = heaviest_cell(j, &p2p);
     if (c >= 0 && j->cells[c].bytes > 0) {
@@ -233,8 +256,9 @@ int sites_write_table(FILE *out, const sites_job_t *j)
     fprintf(out,
             "\ncall sites (%d of %d, by time in the call over all ranks; every site in sites.csv with -o):\n",
             n, j->nsites);
-    fprintf(out, "  %-28s %-18s %10s %10s %10s %10s %10s %10s  %s\n", "site", "call", "calls", "time",
-            "max/rank", "mean/rank", "sent", "received", "top pair (sender-receiver)");
+    fprintf(out, "  %-28s %-18s %10s %10s %10s %10s %10s %10s %8s  %s\n", "site", "call", "calls", "time",
+            "max/rank", "mean/rank", "sent", "received", j->watched ? "waiting" : "",
+            "top pair (sender-receiver)");
     for (int i = 0; i < n; i++) {
         const site_agg_t *s = &j->sites[i];
         char tt[32], mx[32], mn[32], so[32], si[32], pr[64];
@@ -246,9 +270,17 @@ int sites_write_table(FILE *out, const sites_job_t *j)
         human(so, sizeof so, (double)s->bytes_out, "bytes");
         human(si, sizeof si, (double)s->bytes_in, "bytes");
         peers_text(pr, sizeof pr, s);
-        fprintf(out, "  %-28s %-18s %10lld %10s %10s %10s %10s %10s  %s\n", s->label, sites_fn_name(s->fn),
-                s->calls, tt, mx, mn, so, si, pr);
+        char fw[32] = "";
+        if (j->watched) snprintf(fw, sizeof fw, "%lld", s->found);
+        fprintf(out, "  %-28s %-18s %10lld %10s %10s %10s %10s %10s %8s  %s\n", s->label,
+                sites_fn_name(s->fn), s->calls, tt, mx, mn, so, si, fw, pr);
     }
+    if (j->watched)
+        fprintf(
+            out,
+            "  waiting: receives posted at the site that found their message already in the unexpected queue "
+            "(MPI_T events, %d rank%s); outside the program's calls: %lld\n",
+            j->watched, j->watched == 1 ? "" : "s", j->found_outside);
     write_matrix_text(out, j);
     if (j->overflow_sites || j->overflow_colls || j->untracked)
         fprintf(
@@ -331,7 +363,7 @@ static json_t *site_json(const sites_job_t *j, const site_agg_t *s)
         json_array_append_new(time, json_integer(s->rank_ns[r]));
         json_array_append_new(calls, json_integer(s->rank_calls[r]));
     }
-    return json_pack(
+    json_t *o = json_pack(
         "{s:s,s:s,s:i,s:s,s:s,s:s,s:I,s:I,s:I,s:{s:I,s:i,s:f,s:I,s:i},s:I,s:I,s:I,s:I,s:o,s:o,s:o,s:o}",
         "call", sites_fn_name(s->fn), "file", s->file, "line", s->line, "function", s->func, "label",
         s->label, "module", s->module, "offset", (json_int_t)s->off, "calls", (json_int_t)s->calls, "time_ns",
@@ -340,6 +372,9 @@ static json_t *site_json(const sites_job_t *j, const site_agg_t *s)
         "messages_sent", (json_int_t)s->msgs_out, "bytes_sent", (json_int_t)s->bytes_out, "messages_received",
         (json_int_t)s->msgs_in, "bytes_received", (json_int_t)s->bytes_in, "sizes", hist, "pairs", pairs,
         "rank_time_ns", time, "rank_calls", calls);
+    /* null where the MPI does not tell (no MPI_T event for it) */
+    if (o) json_object_set_new(o, "found_waiting", j->watched ? json_integer(s->found) : json_null());
+    return o;
 }
 
 int sites_write_json(FILE *out, const sites_job_t *j)
@@ -372,6 +407,10 @@ int sites_write_json(FILE *out, const sites_job_t *j)
         "MPI_COMM_WORLD, null for none)",
         "by_call_and_root", colls);
     if (!doc) return -1;
+    json_t *cs = json_object_get(doc, "call_sites");
+    json_object_set_new(cs, "found_waiting_ranks", json_integer(j->watched));
+    json_object_set_new(cs, "found_waiting_outside_calls",
+                        j->watched ? json_integer(j->found_outside) : json_null());
     /* members of report.json's top object: the object's text without its braces */
     char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(doc);

@@ -12,6 +12,9 @@
 /* After MPI_Init, every rank: the tables (unless PAPI_MPIT_REPORT_SITES
  * is off); sites_window (site_table.h) then opens and closes the counting. */
 void sites_start(int rank, int nprocs);
+/* After the event log started: receives that found their message waiting,
+ * where the MPI raises events for it (site_unexpected.c). */
+void sites_events_begin(void);
 /* Rank 0: before the records are read (their C, T, K, G lines go to the
  * job's extra.arg), after, and when the job is freed. */
 void sites_attach(report_job_t *job);

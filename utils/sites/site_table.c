@@ -23,12 +23,14 @@
 #include "site_table.h"
 
 #define ADD(p, v)        __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
-#define TRACK_MAX        65536 /* requests and messages tracked at once */
+#define TRACK_MAX        16384 /* requests and messages tracked at once */
 #define COLL_MAX         1024  /* (collective, root) cells */
 #define MAX_FORTRAN_LIBS 4
 
 int sites_on;
 __thread int sites_depth __attribute__((tls_model("initial-exec")));
+__thread sites_call_t *sites_call_now __attribute__((tls_model("initial-exec")));
+static long long found_outside;
 
 static sites_site_t *sites;
 static long long sites_overflow, colls_overflow, untracked;
@@ -178,6 +180,7 @@ void sites_leave(sites_call_t *c)
 {
     long long dt = sites_now_ns() - c->t0;
     if (my_slot) set_slot(my_slot, -1, 0, 0, -1, SITES_NO_TAG, 0, 0, 0);
+    sites_call_now = NULL;
     sites_site_t *s = site_of(c);
     if (s) {
         ADD(&s->calls, 1);
@@ -429,6 +432,15 @@ void sites_io(sites_call_t *c, int count, MPI_Datatype type, int write)
     ADD(write ? &s->bytes_out : &s->bytes_in, bytes);
     ADD(&s->hist[size_bin(bytes)], 1);
 }
+
+void sites_found_waiting(void)
+{
+    sites_call_t *c = sites_call_now;
+    sites_site_t *s = c && sites ? site_of(c) : NULL;
+    ADD(s ? &s->found : &found_outside, 1);
+}
+
+long long sites_found_outside(void) { return found_outside; }
 
 /* ---- tracked requests */
 static track_t *track_find(uintptr_t key)

@@ -55,6 +55,7 @@ typedef struct sites_site {
     long long hist[SITES_HIST];
     sites_peer_t peers[SITES_PEERS];
     long long other_msgs, other_bytes;
+    long long found; /* receives posted here that found their message already waiting (MPI_T events) */
 } sites_site_t;
 
 /* One call in progress (on the wrapper's stack). */
@@ -67,6 +68,7 @@ typedef struct sites_call {
 
 extern int sites_on; /* counting: between the window's opening and closing */
 extern __thread int sites_depth __attribute__((tls_model("initial-exec")));
+extern __thread sites_call_t *sites_call_now __attribute__((tls_model("initial-exec")));
 
 static inline long long sites_now_ns(void)
 {
@@ -81,6 +83,7 @@ static inline int sites_enter(sites_call_t *c, int fn, void *pc)
 {
     if (!__atomic_load_n(&sites_on, __ATOMIC_RELAXED) || sites_depth) return 0;
     sites_depth = 1;
+    sites_call_now = c;
     c->fn = fn;
     c->pc = pc;
     c->site = NULL;
@@ -176,6 +179,18 @@ void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm);
 /* The same for a completion: what the first tracked receive among reqs
  * waits for (its source, tag and communicator), or nothing. */
 void sites_mark_requests(sites_call_t *c, const MPI_Request reqs[], int n);
+
+/* A posted receive found its message already waiting (an MPI_T event in
+ * the receiving thread): charged to the thread's call in progress, else
+ * counted as outside the program's calls.  Safe in an event callback. */
+void sites_found_waiting(void);
+long long sites_found_outside(void);
+/* site_unexpected.c: after the MPI_T event log has started (it may hold the
+ * one watcher), until the window closes; 0, or -1 when the MPI raises no
+ * such event or the watcher is taken.  sites_watching: 1 while watching. */
+int sites_watch_start(void);
+int sites_watching(void);
+void sites_watch_stop(void);
 
 /* ---- outside the program's calls (report_mpi.c) */
 /* After MPI_Init (rank and size of MPI_COMM_WORLD): the tables.  0, or -1
