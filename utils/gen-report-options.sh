@@ -197,7 +197,7 @@ check() {
     status=1
   fi
   # used: "NAME" literals in the C sources, $NAME or ${NAME in the script
-  used=$(cd "$src/utils" && { grep -ho '"PAPI_MPIT_REPORT_[A-Z_]*"' ./*.[ch] | tr -d '"'
+  used=$(cd "$src/utils" && { grep -ho '"PAPI_MPIT_REPORT_[A-Z_]*"' ./*.[ch] ./sites/*.[ch] | tr -d '"'
           grep -o '\${\{0,1\}PAPI_MPIT_REPORT_[A-Z_]*' papi-mpit-report.in | tr -d '${'; } | sort -u)
   declared=$(awk -F '\t' '!/^#/ && $1 != "" && $4 != "-" { print $4 }' "$data" | sort -u)
   for v in $used; do
