@@ -52,6 +52,10 @@ static const char *const symbols[REPORT_H_COUNT] = {
     [REPORT_H_COMM_NULL] = "ompi_mpi_comm_null",
     [REPORT_H_BYTE] = "ompi_mpi_byte",
     [REPORT_H_REQUEST_NULL] = "ompi_request_null",
+    [REPORT_H_COMM_SELF] = "ompi_mpi_comm_self",
+    [REPORT_H_DATATYPE_NULL] = "ompi_mpi_datatype_null",
+    [REPORT_H_MESSAGE_NULL] = "ompi_message_null",
+    [REPORT_H_MESSAGE_NO_PROC] = "ompi_message_no_proc",
 };
 static void *found[REPORT_H_COUNT];
 

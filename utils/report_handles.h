@@ -25,7 +25,17 @@
 int report_mpi_global(void);
 
 #if defined(OPEN_MPI)
-enum { REPORT_H_COMM_WORLD, REPORT_H_COMM_NULL, REPORT_H_BYTE, REPORT_H_REQUEST_NULL, REPORT_H_COUNT };
+enum {
+    REPORT_H_COMM_WORLD,
+    REPORT_H_COMM_NULL,
+    REPORT_H_BYTE,
+    REPORT_H_REQUEST_NULL,
+    REPORT_H_COMM_SELF,
+    REPORT_H_DATATYPE_NULL,
+    REPORT_H_MESSAGE_NULL,
+    REPORT_H_MESSAGE_NO_PROC,
+    REPORT_H_COUNT
+};
 /* The object of handle h (REPORT_H_*), or NULL where no MPI is loaded. */
 void *report_ompi_handle(int h);
 
@@ -33,10 +43,18 @@ void *report_ompi_handle(int h);
 #undef MPI_COMM_NULL
 #undef MPI_BYTE
 #undef MPI_REQUEST_NULL
-#define MPI_COMM_WORLD   ((MPI_Comm)report_ompi_handle(REPORT_H_COMM_WORLD))
-#define MPI_COMM_NULL    ((MPI_Comm)report_ompi_handle(REPORT_H_COMM_NULL))
-#define MPI_BYTE         ((MPI_Datatype)report_ompi_handle(REPORT_H_BYTE))
-#define MPI_REQUEST_NULL ((MPI_Request)report_ompi_handle(REPORT_H_REQUEST_NULL))
+#undef MPI_COMM_SELF
+#undef MPI_DATATYPE_NULL
+#undef MPI_MESSAGE_NULL
+#undef MPI_MESSAGE_NO_PROC
+#define MPI_DATATYPE_NULL   ((MPI_Datatype)report_ompi_handle(REPORT_H_DATATYPE_NULL))
+#define MPI_MESSAGE_NULL    ((MPI_Message)report_ompi_handle(REPORT_H_MESSAGE_NULL))
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)report_ompi_handle(REPORT_H_MESSAGE_NO_PROC))
+#define MPI_COMM_SELF       ((MPI_Comm)report_ompi_handle(REPORT_H_COMM_SELF))
+#define MPI_COMM_WORLD      ((MPI_Comm)report_ompi_handle(REPORT_H_COMM_WORLD))
+#define MPI_COMM_NULL       ((MPI_Comm)report_ompi_handle(REPORT_H_COMM_NULL))
+#define MPI_BYTE            ((MPI_Datatype)report_ompi_handle(REPORT_H_BYTE))
+#define MPI_REQUEST_NULL    ((MPI_Request)report_ompi_handle(REPORT_H_REQUEST_NULL))
 #endif
 
 #endif

@@ -22,7 +22,10 @@
 #include "report_handles.h"
 #include "site_table.h"
 
-#define ADD(p, v)        __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+/* counts: atomic where the program's threads may call MPI at once, plain
+ * adds otherwise (a lock prefix per count is most of a wrapper's cost) */
+#define ADD(p, v)        (sites_mt ? (void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED) : (void)(*(p) += (v)))
+#define ADD_ATOMIC(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
 #define TRACK_MAX        16384 /* requests and messages tracked at once */
 #define COLL_MAX         1024  /* (collective, root) cells */
 #define MAX_FORTRAN_LIBS 4
@@ -34,8 +37,18 @@ static long long found_outside;
 
 static sites_site_t *sites;
 static long long sites_overflow, colls_overflow, untracked;
-static int my_rank, world_size;
-static MPI_Comm world;
+static int my_rank, world_size, sites_mt;
+static MPI_Comm world, self;
+/* the last communicators' tables, per thread; valid while no table was
+ * freed since (table_gen: a communicator or window freed) */
+#define COMM_CACHE 4
+static unsigned table_gen;
+static __thread struct {
+    uintptr_t key;
+    const int *t;
+    unsigned gen;
+} comm_cache[COMM_CACHE] __attribute__((tls_model("initial-exec")));
+static __thread unsigned comm_cache_next __attribute__((tls_model("initial-exec")));
 static long long *p2p_msgs, *p2p_bytes, p2p_other; /* by receiver, world_size each */
 static sites_coll_cell_t *colls;
 static int comm_keyval = MPI_KEYVAL_INVALID, win_keyval = MPI_KEYVAL_INVALID;
@@ -199,6 +212,7 @@ static int copy_none(MPI_Comm comm, int keyval, void *extra, void *in, void *out
 static int delete_table(MPI_Comm comm, int keyval, void *val, void *extra)
 {
     (void)comm, (void)keyval, (void)extra;
+    __atomic_fetch_add(&table_gen, 1, __ATOMIC_ACQ_REL);
     free(val);
     return MPI_SUCCESS;
 }
@@ -211,6 +225,7 @@ static int win_copy_none(MPI_Win win, int keyval, void *extra, void *in, void *o
 static int win_delete_table(MPI_Win win, int keyval, void *val, void *extra)
 {
     (void)win, (void)keyval, (void)extra;
+    __atomic_fetch_add(&table_gen, 1, __ATOMIC_ACQ_REL);
     free(val);
     return MPI_SUCCESS;
 }
@@ -240,7 +255,13 @@ static int world_rank(MPI_Comm comm, int rank)
 {
     if (rank < 0) return -1;
     if (comm == world) return rank < world_size ? rank : -1;
+    if (comm == self) return rank == 0 ? my_rank : -1;
     if (comm_keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL) return -1;
+    uintptr_t key = sites_key(comm);
+    unsigned gen = __atomic_load_n(&table_gen, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < COMM_CACHE; i++)
+        if (comm_cache[i].key == key && comm_cache[i].gen == gen && comm_cache[i].t)
+            return rank < comm_cache[i].t[0] ? comm_cache[i].t[1 + rank] : -1;
     int *t = NULL, flag = 0;
     PMPI_Comm_get_attr(comm, comm_keyval, &t, &flag);
     if (!flag || !t) {
@@ -253,6 +274,8 @@ static int world_rank(MPI_Comm comm, int rank)
         if (!t) return -1;
         PMPI_Comm_set_attr(comm, comm_keyval, t);
     }
+    unsigned k = comm_cache_next++ % COMM_CACHE;
+    comm_cache[k].key = key, comm_cache[k].t = t, comm_cache[k].gen = gen;
     return rank < t[0] ? t[1 + rank] : -1;
 }
 
@@ -437,7 +460,7 @@ void sites_found_waiting(void)
 {
     sites_call_t *c = sites_call_now;
     sites_site_t *s = c && sites ? site_of(c) : NULL;
-    ADD(s ? &s->found : &found_outside, 1);
+    ADD_ATOMIC(s ? &s->found : &found_outside, 1); /* maybe on a progress thread */
 }
 
 long long sites_found_outside(void) { return found_outside; }
@@ -641,6 +664,10 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
     my_rank = rank;
     world_size = nprocs;
     world = MPI_COMM_WORLD;
+    self = MPI_COMM_SELF;
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    sites_mt = level == MPI_THREAD_MULTIPLE;
     sites = calloc(SITES_MAX, sizeof *sites);
     tracks = calloc(TRACK_MAX, sizeof *tracks);
     colls = calloc(COLL_MAX, sizeof *colls);
