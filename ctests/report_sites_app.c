@@ -46,7 +46,8 @@ static void *thread_main(void *arg)
         if (rank == 0)
             MPI_Send(&v, 1, MPI_LONG_LONG, 1, 100 + t, MPI_COMM_WORLD); /* site:thread_send */
         else
-            MPI_Recv(&v, 1, MPI_LONG_LONG, 0, 100 + t, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:thread_recv */
+            MPI_Recv(&v, 1, MPI_LONG_LONG, 0, 100 + t, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE); /* site:thread_recv */
     }
     return NULL;
 }
@@ -72,21 +73,25 @@ int main(int argc, char **argv)
     int go = 1;
     if (rank == 0) {
         for (int i = 0; i < 7; i++) MPI_Send(a, 100, MPI_CHAR, 1, 1, MPI_COMM_WORLD); /* site:send_a */
-        MPI_Send(&go, 1, MPI_INT, 1, 9, MPI_COMM_WORLD); /* site:go_send */
+        MPI_Send(&go, 1, MPI_INT, 1, 9, MPI_COMM_WORLD);                              /* site:go_send */
     }
     if (rank == 1) {
         MPI_Recv(&go, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:go_recv */
-        for (int i = 0; i < 7; i++) MPI_Recv(a, 100, MPI_CHAR, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:recv_a */
+        for (int i = 0; i < 7; i++)
+            MPI_Recv(a, 100, MPI_CHAR, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE); /* site:recv_a */
     }
 
     /* nonblocking, completed at another site */
     if (rank == 1) {
-        for (int i = 0; i < 3; i++) MPI_Isend(b[i], 1000, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD, &r[i]); /* site:isend_b */
-        MPI_Waitall(3, r, MPI_STATUSES_IGNORE); /* site:waitall_b */
+        for (int i = 0; i < 3; i++)
+            MPI_Isend(b[i], 1000, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD, &r[i]); /* site:isend_b */
+        MPI_Waitall(3, r, MPI_STATUSES_IGNORE);                             /* site:waitall_b */
     }
     if (rank == 0) {
-        for (int i = 0; i < 3; i++) MPI_Irecv(b[i], 1000, MPI_DOUBLE, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD, &r[i]); /* site:irecv_b */
-        for (int i = 0; i < 3; i++) MPI_Wait(&r[i], MPI_STATUS_IGNORE); /* site:wait_b */
+        for (int i = 0; i < 3; i++)
+            MPI_Irecv(b[i], 1000, MPI_DOUBLE, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD, &r[i]); /* site:irecv_b */
+        for (int i = 0; i < 3; i++) MPI_Wait(&r[i], MPI_STATUS_IGNORE);                  /* site:wait_b */
     }
 
     /* persistent */
@@ -94,7 +99,7 @@ int main(int argc, char **argv)
     if (rank == 2) {
         MPI_Send_init(c, 64, MPI_BYTE, 3, 3, MPI_COMM_WORLD, &p); /* site:psend_c */
         for (int i = 0; i < 5; i++) {
-            MPI_Start(&p); /* site:start_c */
+            MPI_Start(&p);                   /* site:start_c */
             MPI_Wait(&p, MPI_STATUS_IGNORE); /* site:pwait_c */
         }
         MPI_Request_free(&p);
@@ -102,7 +107,7 @@ int main(int argc, char **argv)
     if (rank == 3) {
         MPI_Recv_init(c, 64, MPI_BYTE, 2, 3, MPI_COMM_WORLD, &p); /* site:precv_c */
         for (int i = 0; i < 5; i++) {
-            MPI_Start(&p); /* site:start_d */
+            MPI_Start(&p);                   /* site:start_d */
             MPI_Wait(&p, MPI_STATUS_IGNORE); /* site:pwait_d */
         }
         MPI_Request_free(&p);
@@ -110,21 +115,22 @@ int main(int argc, char **argv)
 
     /* ring */
     int out[16] = {0}, in[16];
-    MPI_Sendrecv(out, 16, MPI_INT, (rank + 1) % size, 4, in, 16, MPI_INT, (rank + size - 1) % size, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:ring */
+    MPI_Sendrecv(out, 16, MPI_INT, (rank + 1) % size, 4, in, 16, MPI_INT, (rank + size - 1) % size, 4,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:ring */
 
     /* a communicator of the even ranks */
     MPI_Comm even;
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &even);
-    if (rank == 0) MPI_Send(a, 12, MPI_BYTE, 1, 5, even); /* site:sub_send */
+    if (rank == 0) MPI_Send(a, 12, MPI_BYTE, 1, 5, even);                    /* site:sub_send */
     if (rank == 2) MPI_Recv(a, 12, MPI_BYTE, 0, 5, even, MPI_STATUS_IGNORE); /* site:sub_recv */
     MPI_Comm_free(&even);
 
     /* collectives */
     int ten[10] = {0}, two[2] = {1, 2}, sum2[2];
     double three[3] = {1, 2, 3}, sum3[3];
-    MPI_Bcast(ten, 10, MPI_INT, 1, MPI_COMM_WORLD); /* site:bcast */
+    MPI_Bcast(ten, 10, MPI_INT, 1, MPI_COMM_WORLD);                     /* site:bcast */
     MPI_Allreduce(three, sum3, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* site:allreduce */
-    MPI_Reduce(two, sum2, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD); /* site:reduce */
+    MPI_Reduce(two, sum2, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);      /* site:reduce */
 
     /* threads */
     if (provided == MPI_THREAD_MULTIPLE) {

@@ -97,8 +97,8 @@ size_t sites_record(char *buf, size_t cap)
             PUT("%s-1:%lld:%lld", sep, e->other_msgs, e->other_bytes);
             sep = ",";
         }
-        PUT("%s\t%lld:%lld:%lld:%lld:%lld:%lld:%lld\n", *sep ? "" : "-", e->calls, e->ns, e->msgs_out,
-            e->bytes_out, e->msgs_in, e->bytes_in, e->found);
+        PUT("%s\t%lld:%lld:%lld:%lld:%lld:%lld:%lld\n", *sep ? "" : "-", e->calls, sites_ticks_ns(e->ns),
+            e->msgs_out, e->bytes_out, e->msgs_in, e->bytes_in, e->found);
     }
     const long long *m, *b;
     long long other;

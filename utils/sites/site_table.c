@@ -153,10 +153,14 @@ static sites_current_t *slot(void)
 static void set_slot(sites_current_t *s, int fn, uintptr_t pc, long long since, int peer, int tag,
                      int any_source, int any_tag, uintptr_t comm)
 {
-    __atomic_fetch_add(&s->seq, 1, __ATOMIC_ACQ_REL); /* odd: a reader retries */
+    /* only this thread writes its slot: plain stores, ordered by fences
+     * (free on x86), no locked instruction on the wrappers' path */
+    unsigned q = s->seq;
+    __atomic_store_n(&s->seq, q + 1, __ATOMIC_RELAXED); /* odd: a reader retries */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
     s->fn = fn, s->pc = pc, s->since = since, s->peer = peer, s->tag = tag;
     s->any_source = any_source, s->any_tag = any_tag, s->comm = comm;
-    __atomic_fetch_add(&s->seq, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->seq, q + 2, __ATOMIC_RELEASE);
 }
 
 static int world_rank(MPI_Comm comm, int rank);
@@ -170,6 +174,37 @@ void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm)
              tag == MPI_ANY_TAG, sites_key(comm));
 }
 
+/* ---- the clock: ticks and ns at sites_begin, for the rate */
+int sites_use_tsc;
+static long long anchor_ticks, anchor_ns;
+static double ns_per_tick = 1; /* measured from sites_begin to the window's opening, then kept */
+
+static int tsc_is_steady(void)
+{
+#if defined(__x86_64__)
+    char line[4096];
+    int steady = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "flags", 5) == 0) {
+            steady = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+            break;
+        }
+    if (f) fclose(f);
+    return steady;
+#else
+    return 0;
+#endif
+}
+
+long long sites_ticks_ns(long long ticks)
+{
+    if (!sites_use_tsc) return ticks;
+    long long dt = sites_ticks() - anchor_ticks, dns = sites_now_ns() - anchor_ns;
+    if (dt <= 0 || dns <= 0) return ticks;
+    return (long long)((double)ticks * (double)dns / (double)dt);
+}
+
 int sites_current(sites_current_t *out, int max, int *n)
 {
     int k = 0, have = __atomic_load_n(&nslots, __ATOMIC_ACQUIRE);
@@ -179,7 +214,12 @@ int sites_current(sites_current_t *out, int max, int *n)
             unsigned a = __atomic_load_n(&slots[i].seq, __ATOMIC_ACQUIRE);
             if (a & 1) continue;
             out[k] = slots[i];
-            if (__atomic_load_n(&slots[i].seq, __ATOMIC_ACQUIRE) == a) {
+            __atomic_thread_fence(__ATOMIC_ACQUIRE);
+            if (__atomic_load_n(&slots[i].seq, __ATOMIC_RELAXED) == a) {
+                /* since: from the wrappers' ticks to sites_now_ns() */
+                if (out[k].fn >= 0 && sites_use_tsc)
+                    out[k].since =
+                        anchor_ns + (long long)((double)(out[k].since - anchor_ticks) * ns_per_tick);
                 k++;
                 break;
             }
@@ -191,8 +231,14 @@ int sites_current(sites_current_t *out, int max, int *n)
 
 void sites_leave(sites_call_t *c)
 {
-    long long dt = sites_now_ns() - c->t0;
-    if (my_slot) set_slot(my_slot, -1, 0, 0, -1, SITES_NO_TAG, 0, 0, 0);
+    long long dt = sites_ticks() - c->t0;
+    if (my_slot) { /* the call is over: only fn changes */
+        unsigned q = my_slot->seq;
+        __atomic_store_n(&my_slot->seq, q + 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        my_slot->fn = -1;
+        __atomic_store_n(&my_slot->seq, q + 2, __ATOMIC_RELEASE);
+    }
     sites_call_now = NULL;
     sites_site_t *s = site_of(c);
     if (s) {
@@ -665,6 +711,9 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
     world_size = nprocs;
     world = MPI_COMM_WORLD;
     self = MPI_COMM_SELF;
+    sites_use_tsc = tsc_is_steady();
+    anchor_ns = sites_now_ns();
+    anchor_ticks = sites_ticks();
     int level = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&level);
     sites_mt = level == MPI_THREAD_MULTIPLE;
@@ -689,6 +738,8 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
 
 void sites_window(int open)
 {
+    long long dt = sites_ticks() - anchor_ticks, dns = sites_now_ns() - anchor_ns;
+    if (open && sites_use_tsc && dt > 0 && dns > 0) ns_per_tick = (double)dns / (double)dt;
     if (sites) __atomic_store_n(&sites_on, open, __ATOMIC_RELEASE);
 }
 

@@ -48,9 +48,9 @@ typedef struct sites_peer {
 } sites_peer_t;
 
 typedef struct sites_site {
-    uintptr_t pc; /* 0: free slot */
-    int fn1;      /* index in sites_fn (the wrapped call) + 1; 0 until claimed */
-    long long calls, ns;
+    uintptr_t pc;        /* 0: free slot */
+    int fn1;             /* index in sites_fn (the wrapped call) + 1; 0 until claimed */
+    long long calls, ns; /* ns: in sites_ticks (sites_record converts) */
     long long msgs_out, bytes_out, msgs_in, bytes_in;
     long long hist[SITES_HIST];
     sites_peer_t peers[SITES_PEERS];
@@ -62,7 +62,7 @@ typedef struct sites_site {
 typedef struct sites_call {
     int fn;
     void *pc;
-    long long t0;
+    long long t0; /* sites_ticks() at entry */
     sites_site_t *site;
 } sites_call_t;
 
@@ -77,6 +77,26 @@ static inline long long sites_now_ns(void)
     return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/* The wrappers' clock: the CPU's time-stamp counter where it runs at a
+ * constant rate through sleep states (constant_tsc and nonstop_tsc: two
+ * reads cost a few ns, where clock_gettime in a virtual machine was most of
+ * a wrapper's cost), else CLOCK_MONOTONIC in ns.  Ticks become ns through
+ * sites_ticks_ns (the rate measured over the run). */
+extern int sites_use_tsc;
+static inline long long sites_ticks(void)
+{
+#if defined(__x86_64__)
+    if (sites_use_tsc) {
+        unsigned lo, hi;
+        __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+        return (long long)(((unsigned long long)hi << 32) | lo);
+    }
+#endif
+    return sites_now_ns();
+}
+/* ticks (a duration) in ns; at the rate measured from sites_begin to now */
+long long sites_ticks_ns(long long ticks);
+
 /* 1 when the call is to be counted (then sites_leave must follow), 0 when
  * the tool is not counting or the call is inside another wrapped call. */
 static inline int sites_enter(sites_call_t *c, int fn, void *pc)
@@ -87,7 +107,7 @@ static inline int sites_enter(sites_call_t *c, int fn, void *pc)
     c->fn = fn;
     c->pc = pc;
     c->site = NULL;
-    c->t0 = sites_now_ns();
+    c->t0 = sites_ticks();
     return 1;
 }
 void sites_leave(sites_call_t *c);
@@ -163,7 +183,7 @@ typedef struct sites_current {
     unsigned seq;    /* even: stable; odd: being written */
     int fn;          /* the call (sites_fn), -1: none */
     uintptr_t pc;    /* its site */
-    long long since; /* sites_now_ns() at its entry */
+    long long since; /* sites_now_ns() at its entry (sites_current converts the ticks) */
     int peer;        /* world rank of the peer or root, -1: none or any (see any_source) */
     int tag;         /* the tag, SITES_NO_TAG for none (MPI_ANY_TAG is any_tag) */
     int any_source, any_tag;
