@@ -263,9 +263,10 @@ else
 fi
 
 # the first screen leads with the measurement: the demo's run (scripts/demo.sh:
-# demo/traffic.c, 4 ranks, after 4 lines of its own) shows the table's
-# header within its first 15 lines, the metrics this MPI cannot give after
-# the table, a line per distinct reason
+# demo/traffic.c, 4 ranks, after 4 lines of its own) opens with the
+# findings (at most five sentences, from the call sites) and shows the
+# table's header within its first 24 lines, the metrics this MPI cannot
+# give after the table, a line per distinct reason
 $MPICC -O2 "$here/../demo/traffic.c" -o traffic || fail "cannot build demo/traffic.c"
 run -np 4 "$wrap" -o demo ./traffic >demo.txt 2>&1
 rc=$?
@@ -274,11 +275,14 @@ last_row=$(grep -n '^perf::TASK-CLOCK ' demo.txt | head -1 | cut -d: -f1)
 first_np=$(grep -nE '^[0-9]+ metrics? (need|not provided)' demo.txt | head -1 | cut -d: -f1)
 nlines=$(grep -cE '^[0-9]+ metrics? (need|not provided)' demo.txt)
 reasons=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["not_provided"]))' demo/report.json 2>/dev/null)
-if [ $rc = 0 ] && [ -n "$at" ] && [ $((at + 4)) -le 15 ] && { [ "$nlines" = 0 ] || [ "$first_np" -gt "$last_row" ]; } \
+found=$(grep -n '^findings:' demo.txt | head -1 | cut -d: -f1)
+nfound=$(grep -c '^  \* ' demo.txt)
+if [ $rc = 0 ] && [ -n "$at" ] && [ $((at + 4)) -le 24 ] && [ -n "$found" ] && [ "$found" -lt "$at" ] \
+  && [ "$nfound" -ge 1 ] && [ "$nfound" -le 5 ] && { [ "$nlines" = 0 ] || [ "$first_np" -gt "$last_row" ]; } \
   && [ "$nlines" -le "${reasons:-0}" ]; then
   ok "the demo's table at line $((at + 4)) of scripts/demo.sh's output; $reasons metrics not provided in $nlines lines after it"
 else
-  fail "the demo's first screen: table header at line ${at:-none} (+4), $nlines not-provided lines from line ${first_np:-none}, for ${reasons:-?} metrics"
+  fail "the demo's first screen: findings at line ${found:-none} ($nfound), table header at line ${at:-none} (+4), $nlines not-provided lines from line ${first_np:-none}, for ${reasons:-?} metrics"
   head -20 demo.txt
 fi
 
