@@ -1,7 +1,8 @@
 /*
  * A program with known call sites for papi-mpit-report's site table
  * (t_report_sites.sh, report_sites_check.py).  Each MPI call that the check
- * names carries a marker comment "site:NAME" on its line; the check reads
+ * names carries a marker comment "site:NAME" at the end of its statement
+ * (the call's line is where the statement starts); the check reads
  * the line numbers from this file and the counts it expects from the
  * comments below.  4 ranks (or more: the extra ranks take part in the
  * collectives and the ring only).

@@ -28,11 +28,17 @@ def check(cond, what):
         fails += 1
 
 
+# a marker ends the call's statement; the call's line is where the
+# statement starts (clang-format may break a long call over lines)
+text = open(src, encoding="utf-8").read().split("\n")
 lines = {}
-for n, text in enumerate(open(src, encoding="utf-8"), 1):
-    m = re.search(r"site:(\w+)", text)
+for n, t in enumerate(text, 1):
+    m = re.search(r"site:(\w+)", t)
     if m:
-        lines[m.group(1)] = n
+        k = n
+        while k > 1 and not re.search(r"\bMPI_[A-Z][a-z_]*\(", text[k - 1]):
+            k -= 1
+        lines[m.group(1)] = k
 
 doc = json.load(open(os.path.join(outdir, "report.json"), encoding="utf-8"))
 sites = doc["call_sites"]["sites"]

@@ -229,17 +229,6 @@ void report_compute(report_job_t *job)
     }
 }
 
-/* ---- number formatting: integers exact, others with enough digits */
-void report_fmt_num(char *buf, size_t len, double v)
-{
-    if (v == floor(v) && fabs(v) < 1e17)
-        snprintf(buf, len, "%.0f", v);
-    else if (fabs(v) >= 1000)
-        snprintf(buf, len, "%.1f", v);
-    else
-        snprintf(buf, len, "%.4g", v);
-}
-
 void report_fmt_value(char *buf, size_t len, const report_event_t *e, int r)
 {
     if (e->is_fp)
@@ -469,24 +458,6 @@ int report_write_csv(FILE *out, const report_job_t *job)
 }
 
 /* ---- JSON */
-void report_json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", out);
-        else if (c == '\t')
-            fputs("\\t", out);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
 
 void report_fmt_json_num(char *buf, size_t len, double v)
 {
@@ -674,19 +645,6 @@ int report_write_json(FILE *out, const report_job_t *job)
 }
 
 /* ---- SVG: one bar chart panel per chosen event, a bar per rank */
-void report_xml_str(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default:
-            if ((unsigned char)*s >= 0x20) fputc(*s, out);
-        }
-    }
-}
 
 /* The smallest 1, 2 or 5 times a power of ten that is >= v (v > 0). */
 static double nice_ceil(double v)
@@ -932,35 +890,6 @@ int report_write_senders_csv(FILE *out, const report_job_t *job)
 #define HM_BOTTOM 55
 #define HM_FONT   10.0 /* axis labels */
 #define HM_ZERO   "#f2f2f2"
-
-int report_senders_label_step(int n, double cell_px, double font_px, int across)
-{
-    int digits = 1;
-    for (int v = n - 1; v >= 10; v /= 10) digits++;
-    /* side by side: the widest label, a digit being about 0.64 em in DejaVu
-     * Sans (rsvg's usual sans-serif), less in most others, and 4 px between;
-     * one above the other: the line height */
-    double need = across ? digits * 0.65 * font_px + 4 : 1.2 * font_px;
-    static const int mult[] = {1, 2, 5};
-    for (int p = 1;; p *= 10)
-        for (int i = 0; i < 3; i++) {
-            int k = mult[i] * p;
-            if (k * cell_px >= need || k >= n) return k;
-        }
-}
-
-/* Blues from light to dark for 0 < t <= 1 (zero has its own grey). */
-void report_heat_colour(double t, char *buf, size_t len)
-{
-    static const double stops[3][3] = {{198, 219, 239}, {66, 146, 198}, {8, 48, 107}};
-    if (t < 0) t = 0;
-    if (t > 1) t = 1;
-    int i = t < 0.5 ? 0 : 1;
-    double f = t < 0.5 ? t * 2 : (t - 0.5) * 2;
-    int rgb[3];
-    for (int k = 0; k < 3; k++) rgb[k] = (int)lround(stops[i][k] + (stops[i + 1][k] - stops[i][k]) * f);
-    snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
-}
 
 /* The legend's step: 1, 2 or 5 times a power of ten, at least 1 (the values
  * are integers), about a quarter of the largest value. */

@@ -37,6 +37,17 @@ static const struct {
 static const char *const BYTE_UNITS[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
 static const char *const TIME_UNITS[] = {"ns", "\xc2\xb5s", "ms", "s"}; /* µ in UTF-8 */
 
+/* integers exact, others with enough digits */
+void report_fmt_num(char *buf, size_t len, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e17)
+        snprintf(buf, len, "%.0f", v);
+    else if (fabs(v) >= 1000)
+        snprintf(buf, len, "%.1f", v);
+    else
+        snprintf(buf, len, "%.4g", v);
+}
+
 int report_unit_kind(const char *units, double *scale)
 {
     for (size_t i = 0; units && i < sizeof UNITS / sizeof UNITS[0]; i++)
