@@ -984,24 +984,6 @@ static void snap_remove(void)
     if (snap_path[0]) unlink(snap_path);
 }
 
-/* the module holding pc, and pc's offset in it (as site_record.c writes them) */
-static void module_of(uintptr_t pc, char *path, size_t len, unsigned long *off)
-{
-    Dl_info info;
-    struct link_map *lm = NULL;
-    path[0] = '\0';
-    *off = pc;
-    if (!dladdr1((void *)pc, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return;
-    *off = pc - lm->l_addr;
-    if (lm->l_name && lm->l_name[0]) {
-        snprintf(path, len, "%s", lm->l_name);
-    } else {
-        ssize_t n = readlink("/proc/self/exe", path, len - 1);
-        path[n > 0 ? n : 0] = '\0';
-    }
-    clean_text(path);
-}
-
 /* "A\ttid\tcall\tkind\tmodule\toffset\tseconds\tpeer\ttag\tany_source\tany_tag\tcomm\tmembers"
  * per thread in a wrapped call (peer: world rank, -1 none; tag: - for none) */
 static size_t current_record(char *buf, size_t cap, long long now_ns)
@@ -1015,7 +997,7 @@ static size_t current_record(char *buf, size_t cap, long long now_ns)
         if (c->fn < 0 || c->fn >= SITES_NFN) continue;
         char path[4096], id[64], members[256], tag[16] = "-";
         unsigned long off;
-        module_of(c->pc, path, sizeof path, &off);
+        sites_module_of(c->pc, path, sizeof path, &off);
         sites_comm_describe(c->comm, id, sizeof id, members, sizeof members);
         if (c->tag != SITES_NO_TAG && !c->any_tag) snprintf(tag, sizeof tag, "%d", c->tag);
         w += (size_t)snprintf(buf + w, cap - w, "A\t%ld\t%s\t%s\t%s\t%lx\t%.6f\t%d\t%s\t%d\t%d\t%s\t%s\n",

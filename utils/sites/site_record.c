@@ -42,8 +42,7 @@ size_t sites_record_cap(void)
     return (size_t)nsites * LINE_MAX_BYTES + (size_t)ncolls * 80 + (size_t)nprocs * 48 + 256;
 }
 
-/* the module holding pc and pc's offset in it */
-static void module_of(uintptr_t pc, char *path, size_t len, unsigned long *off)
+void sites_module_of(uintptr_t pc, char *path, size_t len, unsigned long *off)
 {
     Dl_info info;
     struct link_map *lm = NULL;
@@ -78,7 +77,7 @@ size_t sites_record(char *buf, size_t cap)
         if (!e->pc || !e->calls) continue;
         char path[PATH_MAX];
         unsigned long off;
-        module_of(e->pc, path, sizeof path, &off);
+        sites_module_of(e->pc, path, sizeof path, &off);
         PUT("C\t%s\t%lx\t%d\t", path[0] ? path : "?", off, e->fn1 - 1);
         const char *sep = "";
         for (int b = 0; b < SITES_HIST; b++)

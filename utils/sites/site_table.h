@@ -221,6 +221,10 @@ void sites_window(int open);
  * to its record; the capacity needed. */
 size_t sites_record_cap(void);
 size_t sites_record(char *buf, size_t cap);
+/* The file holding the code at pc (the program, or a library) and pc's
+ * offset from its load address, as the records write sites; not from a
+ * signal handler (dladdr). */
+void sites_module_of(uintptr_t pc, char *path, size_t len, unsigned long *off);
 void sites_end(void);
 
 /* The tables' contents, for site_record.c */
