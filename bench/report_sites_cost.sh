@@ -9,7 +9,9 @@
 # on two programs:
 #   latency   NetPIPE's 8-byte one-way latency (NPmpi of netpipe-openmpi,
 #             the distribution's Open MPI, 2 ranks), from its throughput
-#             column: t = 64 bits / (Mbps * 2^20) s
+#             column: t = 64 bits / (Mbps * 2^20) s; over shared memory
+#             (vader, about 0.13 us here) and over TCP on loopback (a
+#             network's order of latency)
 #   compute   bench/overhead.c: rounds of about 10 ms of arithmetic, each
 #             followed by an MPI_Allreduce of one double (2 ranks); the
 #             median round in ms, the slowest rank's
@@ -38,10 +40,12 @@ wrap_of() {
     sites) echo "$tool -q -o out" ;;
   esac
 }
-latency() {
+latency() { # MODE [BTLS]
   rm -f np.out
+  local opts=$MPIRUN_OPTS
+  [ -n "${2:-}" ] && opts=${opts/self,vader/$2}
   # shellcheck disable=SC2046
-  $MPIRUN $MPIRUN_OPTS -np 2 $(wrap_of "$1") "$np" -l 8 -u 8 -p 0 -o np.out >np.log 2>&1 \
+  $MPIRUN $opts -np 2 $(wrap_of "$1") "$np" -l 8 -u 8 -p 0 -o np.out >np.log 2>&1 \
     || { echo "NPmpi failed ($1):" >&2; cat np.log >&2; return 1; }
   awk '$1 == 8 { printf "%.5f\n", 64 / ($2 * 1.048576) }' np.out
 }
@@ -54,10 +58,11 @@ compute() {
 
 echo "Open MPI $(ompi_info --version 2>/dev/null | head -1 | grep -o '[0-9.]*$'), $(nproc) cores, $rounds rounds; mpirun $MPIRUN_OPTS"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-for m in none nosites sites; do : >"lat.$m"; : >"cmp.$m"; done
+for m in none nosites sites; do : >"lat.$m"; : >"tcp.$m"; : >"cmp.$m"; done
 for ((r = 1; r <= rounds; r++)); do
   for m in none nosites sites; do
     latency $m >>"lat.$m" || exit 1
+    latency $m self,tcp >>"tcp.$m" || exit 1
     compute $m >>"cmp.$m" || exit 1
   done
   printf '.' >&2
@@ -68,15 +73,27 @@ python3 - <<'PY'
 import statistics
 def col(f):
     return [float(x) for x in open(f) if x.strip()]
-for what, unit, pre in (("NetPIPE 8-byte latency", "us", "lat"), ("compute + MPI_Allreduce round", "ms", "cmp")):
+for what, unit, pre in (("NetPIPE 8-byte latency, shared memory", "us", "lat"),
+                        ("NetPIPE 8-byte latency, TCP on loopback", "us", "tcp"),
+                        ("compute + MPI_Allreduce round", "ms", "cmp")):
     v = {m: col(f"{pre}.{m}") for m in ("none", "nosites", "sites")}
     med = {m: statistics.median(x) for m, x in v.items()}
-    print(f"{what} ({unit}): median [min, max]")
+    print(f"{what} ({unit}): median [min, max] over rounds; the best is the steady figure on a loaded machine")
     for m in ("none", "nosites", "sites"):
         print(f"  {m:8} {med[m]:10.4f} [{min(v[m]):.4f}, {max(v[m]):.4f}]")
-    print(f"  sites against --no-sites: {100 * (med['sites'] / med['nosites'] - 1):+.2f} %;"
-          f" against no tool: {100 * (med['sites'] / med['none'] - 1):+.2f} %")
+    best = {m: min(x) for m, x in v.items()}
+    print(f"  sites against --no-sites: median {100 * (med['sites'] / med['nosites'] - 1):+.2f} %,"
+          f" best {100 * (best['sites'] / best['nosites'] - 1):+.2f} %;"
+          f" against no tool: median {100 * (med['sites'] / med['none'] - 1):+.2f} %,"
+          f" best {100 * (best['sites'] / best['none'] - 1):+.2f} %")
 PY
+# a wrapped call's cost alone: one rank to itself, best of 100 trials
+$MPICC -O2 "$top/bench/sites_call_cost.c" -o sites_call_cost || exit 1
+echo "3 wrapped calls to self (MPI_Isend, MPI_Recv, MPI_Wait), ns per iteration, best of 100 trials of 20000:"
+for m in none nosites sites; do
+  # shellcheck disable=SC2046
+  echo "  $m $($MPIRUN $MPIRUN_OPTS -np 1 $(wrap_of "$m") ./sites_call_cost 20000 100 2>/dev/null)"
+done
 # the tables' sizes, from the interposer's own header
 printf '%s\n' '#include "site_table.h"' '#include <stdio.h>' \
   'int main(void) { printf("%zu %zu\n", sizeof(sites_site_t), sizeof(sites_coll_cell_t)); return 0; }' >sizes.c
