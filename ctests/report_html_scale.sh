@@ -13,7 +13,8 @@ utils=$here/../utils
 work=${1:-.}
 mkdir -p "$work" && cd "$work" || exit 1
 cc -Wall -Wextra -Werror -I"$utils" "$utils/tests/test_html.c" "$utils/report_html.c" "$utils/report_overview.c" \
-  "$utils/report_output.c" "$utils/report_units.c" "$utils/report_matrix.c" "$utils/report_kit.c" "$utils/report_queues.c" -lm -o test_html && rm -rf html && ./test_html html || exit 1
+  "$utils/report_output.c" "$utils/report_units.c" "$utils/report_matrix.c" "$utils/report_kit.c" "$utils/report_queues.c" $(pkg-config --cflags --libs jansson) \
+  -lm -o test_html && rm -rf html && ./test_html html || exit 1
 command -v chromium >/dev/null || { echo "SKIP chromium is not installed (scripts/deps.sh installs it)"; exit 77; }
 rc=0
 for n in 2 4 256 1024; do

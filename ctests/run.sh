@@ -48,23 +48,25 @@ run_unit() {
   record $? "unit/$name" "$log"
 }
 unitdir=$BUILD/ctests-build/unit
+# report.json is written through jansson
+jansson=$(pkg-config --cflags --libs jansson)
 mkdir -p "$unitdir"
 run_unit names bash -c "cc -Wall -Wextra -Werror -I'$SRC/components/mpit' '$SRC/components/mpit/tests/test_names.c' '$SRC/components/mpit/mpit_names.c' -o '$unitdir/test_names' && '$unitdir/test_names'"
 run_unit engine make -s -C "$SRC/components/mpit/tests" -f Makefile.engine check BUILDDIR="$unitdir"
 # the report tool's renderings without MPI (table, CSV, JSON, SVG, sender matrix, communication matrix)
 for t in output senders matrix; do
   run_unit report-$t bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_$t.c' \
-    '$SRC/utils/report_output.c' '$SRC/utils/report_units.c' '$SRC/utils/report_matrix.c' '$SRC/utils/report_kit.c' -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
+    '$SRC/utils/report_output.c' '$SRC/utils/report_units.c' '$SRC/utils/report_matrix.c' '$SRC/utils/report_kit.c' $jansson -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
 done
 # numbers for people (KiB, ms) and the recorded command's quoting
 run_unit report-units bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_units.c' \
-  '$SRC/utils/report_units.c' '$SRC/utils/report_output.c' '$SRC/utils/report_matrix.c' '$SRC/utils/report_kit.c' -lm -o '$unitdir/test_report_units' && '$unitdir/test_report_units'"
+  '$SRC/utils/report_units.c' '$SRC/utils/report_output.c' '$SRC/utils/report_matrix.c' '$SRC/utils/report_kit.c' $jansson -lm -o '$unitdir/test_report_units' && '$unitdir/test_report_units'"
 # one parser for every boolean variable of the report tool
 run_unit report-env bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_env.c' \
   '$SRC/utils/report_env.c' -o '$unitdir/test_report_env' && '$unitdir/test_report_env'"
 # the report's temporary files: created exclusively, no symbolic link followed
 run_unit report-files bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_files.c' \
-  '$SRC/utils/report_output.c' '$SRC/utils/report_units.c' '$SRC/utils/report_matrix.c' '$SRC/utils/report_kit.c' -lm -o '$unitdir/test_report_files' && '$unitdir/test_report_files'"
+  '$SRC/utils/report_output.c' '$SRC/utils/report_units.c' '$SRC/utils/report_matrix.c' '$SRC/utils/report_kit.c' $jansson -lm -o '$unitdir/test_report_files' && '$unitdir/test_report_files'"
 # the record sequences of the collection (written against the record before)
 run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_records.c' \
   '$SRC/utils/report_records.c' -o '$unitdir/test_report_records' && '$unitdir/test_report_records'"

@@ -26,7 +26,7 @@ command -v rsvg-convert >/dev/null || { echo "FAIL: rsvg-convert (librsvg2-bin) 
 
 # ---- the renderings alone (no MPI)
 if cc -Wall -Wextra -Werror -I"$here/../utils" "$here/../utils/tests/test_output.c" "$here/../utils/report_output.c" "$here/../utils/report_units.c" "$here/../utils/report_matrix.c" "$here/../utils/report_kit.c" \
-    -lm -o test_output && ./test_output unit; then
+    $(pkg-config --cflags --libs jansson) -lm -o test_output && ./test_output unit; then
   python3 -m json.tool unit/unit.json >/dev/null && rsvg-convert unit/unit.svg -o unit/unit.png \
     && ok "unit test of the renderings" || fail "unit renderings invalid"
 else

@@ -42,7 +42,7 @@ renders() { rsvg-convert "$1" -o "$1.png" 2>"$1.err" && [ -s "$1.png" ]; }
 
 # ---- the renderings alone
 if cc -Wall -Wextra -Werror -I"$here/../utils" "$here/../utils/tests/test_matrix.c" "$here/../utils/report_output.c" "$here/../utils/report_units.c" \
-    "$here/../utils/report_matrix.c" "$here/../utils/report_kit.c" -lm -o test_matrix && ./test_matrix unit; then
+    "$here/../utils/report_matrix.c" "$here/../utils/report_kit.c" $(pkg-config --cflags --libs jansson) -lm -o test_matrix && ./test_matrix unit; then
   ok "unit: CSV, JSON, table lines, note, blocks beyond 128 ranks"
   for f in matrix4 matrix300; do
     renders unit/$f.svg && ok "unit: $f.svg renders" || { fail "unit: $f.svg does not render"; cat unit/$f.svg.err; }

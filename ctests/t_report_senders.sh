@@ -29,7 +29,7 @@ renders() { rsvg-convert "$1" -o "$1.png" 2>"$1.err" && [ -s "$1.png" ]; }
 
 # ---- the renderings alone
 if cc -Wall -Wextra -Werror -I"$here/../utils" "$here/../utils/tests/test_senders.c" "$here/../utils/report_output.c" "$here/../utils/report_units.c" "$here/../utils/report_matrix.c" "$here/../utils/report_kit.c" \
-    -lm -o test_senders && ./test_senders unit; then
+    $(pkg-config --cflags --libs jansson) -lm -o test_senders && ./test_senders unit; then
   ok "unit: top senders, CSV, JSON, note, labels from 2 to 256 ranks"
   python3 -m json.tool unit/senders4.json >/dev/null && ok "unit: the JSON parses" || fail "unit: senders4.json"
   for f in senders4 senders256; do

@@ -29,10 +29,10 @@ typedef struct both {
     sites_job_t *sites;
 } both_t;
 
-static int json(FILE *out, const void *a)
+static int json(struct json_t *obj, const void *a)
 {
     const both_t *b = a;
-    return hang_write_json(out, b->hang) || sites_write_json(out, b->sites);
+    return hang_json(obj, b->hang) || sites_json(obj, b->sites);
 }
 static int html_top(FILE *out, const void *a)
 {

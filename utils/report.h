@@ -9,6 +9,9 @@
 
 #include <stdio.h>
 
+/* report.json is one jansson document (<jansson.h>'s json_t) */
+struct json_t;
+
 #define REPORT_NAME_LEN   256
 #define REPORT_UNITS_LEN  64
 /* a reason, whole: the component's (papi_mpit_why) are at most 1023
@@ -79,10 +82,10 @@ typedef struct report_matrix {
  * the renderings call those that are set, with arg. */
 typedef struct report_extra {
     const void *arg;
-    int (*json)(FILE *out, const void *arg);     /* members of report.json's object, each after ",\n" */
-    int (*html_top)(FILE *out, const void *arg); /* after the page's first paragraph */
-    int (*html)(FILE *out, const void *arg);     /* a section before "Not measured" */
-    const char *html_nav;                        /* its link: "<a href=...>...</a>" */
+    int (*json)(struct json_t *obj, const void *arg); /* adds members to report.json's object */
+    int (*html_top)(FILE *out, const void *arg);      /* after the page's first paragraph */
+    int (*html)(FILE *out, const void *arg);          /* a section before "Not measured" */
+    const char *html_nav;                             /* its link: "<a href=...>...</a>" */
 } report_extra_t;
 
 /* A queue's depth over time on one rank (report_queues.c): what the
@@ -136,8 +139,7 @@ report_event_t *report_job_event(report_job_t *job, const char *name, const char
 report_skip_t *report_job_skip(report_job_t *job, const char *name, const char *reason, int rank);
 /* The default metrics the running MPI cannot give: in the table after the
  * events, grouped by reason (prefix before each line), and in the JSON
- * ("not_provided", with its leading ",\n"), each with its own reason; how
- * many there are. */
+ * ("not_provided"), each with its own reason; how many there are. */
 int report_not_provided_count(const report_job_t *job);
 /* Grouped by reason, one line per distinct reason naming its metrics
  * ("6 metrics need Open MPI built with --enable-spc ...: OOS_MSGS, ..."):
@@ -150,7 +152,6 @@ void report_not_provided_line(FILE *out, const report_job_t *job, const int *gro
  * without a leading "NAME is not available on ...: " naming the metric. */
 const char *report_reason_cause(const report_skip_t *s);
 void report_not_provided_table(FILE *out, const report_job_t *job, const char *prefix);
-void report_not_provided_json(FILE *out, const report_job_t *job);
 /* Allocates the (zeroed) sender matrix with ncols columns; kind is set by
  * the caller, with present[], matrix and other per receiver. */
 void report_job_senders(report_job_t *job, int ncols);
@@ -173,12 +174,12 @@ void report_matrix_finish(report_job_t *job);
 int report_matrix_any(const report_job_t *job);
 /* matrix.csv: kind,sender,receiver,messages,bytes (messages empty when
  * unknown); matrix.svg: a heatmap of bytes per kind; the JSON "matrix"
- * member (with its leading ",\n"); the table's lines (totals and the
- * busiest pair per kind). */
+ * member (and "matrix_note") added to obj (0, or -1 when out of memory);
+ * the table's lines (totals and the busiest pair per kind). */
 int report_write_matrix_csv(FILE *out, const report_job_t *job);
 int report_write_matrix_svg(FILE *out, const report_job_t *job);
 int report_matrix_svg_body(FILE *out, const report_job_t *job);
-void report_matrix_json(FILE *out, const report_job_t *job);
+int report_matrix_json(struct json_t *obj, const report_job_t *job);
 void report_matrix_table(FILE *out, const report_job_t *job);
 /* The heatmap's blocks: ranks per cell side, 1 up to REPORT_MATRIX_SIDE ranks. */
 #define REPORT_MATRIX_SIDE 128
@@ -191,6 +192,9 @@ void report_compute(report_job_t *job);
 int report_write_table(FILE *out, const report_job_t *job);
 int report_write_csv(FILE *out, const report_job_t *job);
 int report_write_json(FILE *out, const report_job_t *job);
+/* report.json's document (the extra hook's members included), written
+ * once by report_write_json; NULL when out of memory or the hook failed. */
+struct json_t *report_json(const report_job_t *job);
 /* chart: comma-separated event names, or NULL/""/"all" for every measured
  * event; names not measured are left out. */
 int report_write_svg(FILE *out, const report_job_t *job, const char *chart);
@@ -251,7 +255,13 @@ int report_text_width(const char *s); /* columns of a UTF-8 string */
 /* The command line from n bytes of NUL-separated arguments (as in
  * /proc/self/cmdline), each quoted as a shell needs it: a "b c" -> a 'b c'. */
 void report_fmt_command(char *buf, size_t len, const char *args, size_t n);
-void report_json_str(FILE *out, const char *s);           /* a JSON string */
+/* report.json's values (report_kit.c): a string (bytes that are not UTF-8
+ * become U+FFFD), a number as report_fmt_json_num writes it (null, an
+ * integer when it is one, else a double), a double rounded to 9 decimals;
+ * NULL when out of memory. */
+struct json_t *report_json_string(const char *s);
+struct json_t *report_json_number(double v);
+struct json_t *report_json_fixed9(double v);
 void report_heat_colour(double t, char *buf, size_t len); /* 0 < t <= 1, blues */
 /* One bar chart panel (800 x REPORT_PANEL_H px) of an event, a bar per rank,
  * drawn at y0 inside an SVG document. */

@@ -542,7 +542,7 @@ int hang_write_html(FILE *out, const hang_t *h)
     return ferror(out) ? -1 : 0;
 }
 
-int hang_write_json(FILE *out, const hang_t *h)
+int hang_json(json_t *obj, const hang_t *h)
 {
     json_t *o = json_object(), *states = json_array(), *calls = json_array(), *find = json_array(),
            *where = json_array(), *missing = json_array();
@@ -573,10 +573,5 @@ int hang_write_json(FILE *out, const hang_t *h)
     json_object_set_new(o, "calls", calls);
     json_object_set_new(o, "findings", find);
     json_object_set_new(o, "where", where);
-    char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(o);
-    if (!s) return -1;
-    fprintf(out, ",\n  \"hang\": %s", s);
-    free(s);
-    return ferror(out) ? -1 : 0;
+    return json_object_set_new(obj, "hang", o) ? -1 : 0;
 }

@@ -66,9 +66,11 @@ int hang_read(hang_t *h, int rank, const char *text);
 /* Names the sites and computes the sentences. */
 void hang_finish(hang_t *h);
 /* Renderings: the text's section, report.html's (first on the page) and
- * report.json's member (",\n  \"hang\": {...}"). */
+ * report.json's member "hang", added to its object obj (a jansson json_t;
+ * 0, or -1 when out of memory). */
+struct json_t;
 int hang_write_text(FILE *out, const hang_t *h);
 int hang_write_html(FILE *out, const hang_t *h);
-int hang_write_json(FILE *out, const hang_t *h);
+int hang_json(struct json_t *obj, const hang_t *h);
 
 #endif

@@ -2,10 +2,13 @@
  * papi-mpit-report: the communication matrix, sender x receiver messages and
  * bytes per kind of traffic (Open MPI's monitoring through
  * papi_mpit_peers_*), and its renderings: matrix.csv, matrix.svg, the JSON
- * member and the table's lines.  No MPI and no PAPI here (testable alone).
+ * member (jansson) and the table's lines.  No MPI and no PAPI here
+ * (testable alone).
  * Cells are kept sparse: a job of P ranks has up to P*P pairs, most of them
  * empty in real codes.
  */
+#include <jansson.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,58 +135,42 @@ int report_write_matrix_csv(FILE *out, const report_job_t *job)
     return ferror(out) ? -1 : 0;
 }
 
-/* ---- JSON: "matrix": {"kinds": [...], "absent": {kind: why},
- * "entries": {kind: [[sender, receiver, msgs, bytes], ...]}}, or null with
+/* ---- JSON: "matrix": {"kinds": [...], "axes": {kind: what a cell's row
+ * and column are}, "absent": {kind: why}, "entries": {kind: [[sender,
+ * receiver, msgs (null: not counted), bytes], ...]}}, or null with
  * "matrix_note" */
-void report_matrix_json(FILE *out, const report_job_t *job)
+int report_matrix_json(json_t *obj, const report_job_t *job)
 {
     const report_matrix_t *m = &job->matrix;
+    int bad = 0;
     if (!report_matrix_any(job)) {
-        fputs(",\n  \"matrix\": null", out);
-        if (m->note[0]) {
-            fputs(",\n  \"matrix_note\": ", out);
-            report_json_str(out, m->note);
-        }
-        return;
+        bad |= json_object_set_new(obj, "matrix", json_null());
+        if (m->note[0]) bad |= json_object_set_new(obj, "matrix_note", report_json_string(m->note));
+        return bad ? -1 : 0;
     }
-    const char *sep = "";
-    fputs(",\n  \"matrix\": {\"kinds\": [", out);
-    for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
-        if (m->nranks[k]) fprintf(out, "%s\"%s\"", sep, kind_names[k]), sep = ", ";
-    fputs("],\n    \"axes\": {", out);
-    sep = "";
-    for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
-        if (m->nranks[k]) {
-            fprintf(out, "%s\"%s\": ", sep, kind_names[k]);
-            report_json_str(out, kind_axes[k]);
-            sep = ", ";
-        }
-    fputs("},\n    \"absent\": {", out);
-    sep = "";
-    for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
-        if (!m->nranks[k]) {
-            fprintf(out, "%s\"%s\": ", sep, kind_names[k]);
-            report_json_str(out, m->why[k][0] ? m->why[k] : "not given by this MPI");
-            sep = ", ";
-        }
-    fputs("},\n    \"entries\": {", out);
-    sep = "";
+    json_t *kinds = json_array(), *axes = json_object(), *absent = json_object(), *entries = json_object();
     for (int k = 0; k < REPORT_MATRIX_KINDS; k++) {
-        if (!m->nranks[k]) continue;
-        fprintf(out, "%s\n      \"%s\": [", sep, kind_names[k]);
+        if (!m->nranks[k]) {
+            bad |=
+                json_object_set_new(absent, kind_names[k],
+                                    report_json_string(m->why[k][0] ? m->why[k] : "not given by this MPI"));
+            continue;
+        }
+        bad |= json_array_append_new(kinds, json_string(kind_names[k]));
+        bad |= json_object_set_new(axes, kind_names[k], report_json_string(kind_axes[k]));
+        json_t *cells = json_array();
         for (int i = 0; i < m->ncells[k]; i++) {
             const report_cell_t *c = &m->cells[k][i];
-            fprintf(out, "%s[%d, %d, ", i ? ", " : "", c->sender, c->receiver);
-            if (c->msgs >= 0)
-                fprintf(out, "%lld", c->msgs);
-            else
-                fputs("null", out);
-            fprintf(out, ", %lld]", c->bytes);
+            bad |= json_array_append_new(cells, json_pack("[i,i,o,I]", c->sender, c->receiver,
+                                                          c->msgs >= 0 ? json_integer(c->msgs) : json_null(),
+                                                          (json_int_t)c->bytes));
         }
-        fputc(']', out);
-        sep = ",";
+        bad |= json_object_set_new(entries, kind_names[k], cells);
     }
-    fputs("}}", out);
+    bad |= json_object_set_new(
+        obj, "matrix",
+        json_pack("{s:o,s:o,s:o,s:o}", "kinds", kinds, "axes", axes, "absent", absent, "entries", entries));
+    return bad ? -1 : 0;
 }
 
 /* ---- the table: one line per kind */

@@ -1,8 +1,11 @@
 /*
  * papi-mpit-report: statistics over ranks and the renderings of a job's
- * result (text table, CSV, JSON, SVG chart).  Pure C, no MPI, no PAPI.
+ * result (text table, CSV, JSON through jansson, SVG chart).  Pure C, no
+ * MPI, no PAPI.
  */
 #include "report.h"
+
+#include <jansson.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -469,178 +472,175 @@ void report_fmt_json_num(char *buf, size_t len, double v)
         snprintf(buf, len, "%.17g", v);
 }
 
-static void json_num(FILE *out, double v)
+/* report.json is built as one jansson document and written once.  Its
+ * setters take the value's reference and fail (-1) on a NULL value (out of
+ * memory), so each part ORs them and the document is dropped on any. */
+#define SET(o, key, v) json_object_set_new((o), (key), (v))
+#define PUSH(a, v)     json_array_append_new((a), (v))
+
+/* A whole number as an integer ("%.0f" wrote it so), a double beyond
+ * json_int_t, null when not finite. */
+static json_t *json_whole(long double v)
 {
-    char b[64];
-    report_fmt_json_num(b, sizeof b, v);
-    fputs(b, out);
+    if (!isfinite(v)) return json_null();
+    v = nearbyintl(v);
+    if (fabsl(v) < 9.2e18L) return json_integer((json_int_t)v);
+    return json_real((double)v);
 }
 
-/* "senders": {"kind", "matrix": a row per receiver (null if that rank sent
- * none), "other": per receiver}, or null with "senders_note". */
-static void write_senders_json(FILE *out, const report_job_t *job)
+/* "senders": {"kind", "columns", "matrix": a row per receiver (null if that
+ * rank sent none), "other": per receiver}, or null with "senders_note". */
+static int senders_json(json_t *o, const report_job_t *job)
 {
     const report_senders_t *s = &job->senders;
+    int bad = 0;
     if (s->kind == REPORT_SENDERS_NONE) {
-        fputs(",\n  \"senders\": null", out);
-        if (s->note[0]) {
-            fputs(",\n  \"senders_note\": ", out);
-            report_json_str(out, s->note);
-        }
-        return;
+        bad |= SET(o, "senders", json_null());
+        if (s->note[0]) bad |= SET(o, "senders_note", report_json_string(s->note));
+        return bad ? -1 : 0;
     }
-    fprintf(out, ",\n  \"senders\": {\"kind\": \"%s\", \"columns\": %d,\n    \"matrix\": [",
-            senders_kind_name(s->kind), s->ncols);
+    json_t *rows = json_array(), *other = json_array();
     for (int r = 0; r < job->nprocs; r++) {
-        fputs(r ? ",\n      " : "\n      ", out);
         if (!s->present[r]) {
-            fputs("null", out);
+            bad |= PUSH(rows, json_null());
+            bad |= PUSH(other, json_null());
             continue;
         }
-        const long long *row = senders_row(job, r);
-        fputc('[', out);
-        for (int c = 0; c < s->ncols; c++) fprintf(out, "%s%lld", c ? ", " : "", row[c]);
-        fputc(']', out);
+        const long long *v = senders_row(job, r);
+        json_t *row = json_array();
+        for (int c = 0; c < s->ncols; c++) bad |= PUSH(row, json_integer(v[c]));
+        bad |= PUSH(rows, row);
+        bad |= PUSH(other, json_integer(s->other[r]));
     }
-    fputs("],\n    \"other\": [", out);
-    for (int r = 0; r < job->nprocs; r++) {
-        if (s->present[r])
-            fprintf(out, "%s%lld", r ? ", " : "", s->other[r]);
-        else
-            fprintf(out, "%snull", r ? ", " : "");
-    }
-    fputs("]}", out);
+    bad |= SET(o, "senders",
+               json_pack("{s:s,s:i,s:o,s:o}", "kind", senders_kind_name(s->kind), "columns", s->ncols,
+                         "matrix", rows, "other", other));
+    return bad ? -1 : 0;
 }
 
 /* "sampling": {"period_ms" (0: off), "samples_min", "cpu_s_max" (the
  * sampler's CPU time on the rank where it was largest), "events", "note"}, or
  * null when no event is a maximum kept over what reads see */
-static void write_sampling_json(FILE *out, const report_job_t *job)
+static int sampling_json(json_t *o, const report_job_t *job)
 {
     char note[2048];
-    if (!report_sampling_note(note, sizeof note, job)) {
-        fputs(",\n  \"sampling\": null", out);
-        return;
-    }
-    fputs(",\n  \"sampling\": {\"period_ms\": ", out);
-    json_num(out, job->sample_ms);
-    fprintf(out, ", \"samples_min\": %ld, \"cpu_s_max\": %.9f, \"events\": [", job->samples_min,
-            job->sample_cpu_s);
-    for (int i = 0, k = 0; i < job->nevents; i++)
-        if (job->events[i].sampled) {
-            if (k++) fputs(", ", out);
-            report_json_str(out, job->events[i].name);
-        }
-    fputs("],\n    \"note\": ", out);
-    report_json_str(out, note);
-    fputc('}', out);
+    if (!report_sampling_note(note, sizeof note, job)) return SET(o, "sampling", json_null());
+    int bad = 0;
+    json_t *events = json_array();
+    for (int i = 0; i < job->nevents; i++)
+        if (job->events[i].sampled) bad |= PUSH(events, report_json_string(job->events[i].name));
+    bad |=
+        SET(o, "sampling",
+            json_pack("{s:o,s:I,s:o,s:o,s:o}", "period_ms", report_json_number(job->sample_ms), "samples_min",
+                      (json_int_t)job->samples_min, "cpu_s_max", report_json_fixed9(job->sample_cpu_s),
+                      "events", events, "note", report_json_string(note)));
+    return bad ? -1 : 0;
 }
 
 /* "not_provided": [{"name", "reason", "ranks"}, ...]: the default
  * metrics the running MPI cannot give */
-void report_not_provided_json(FILE *out, const report_job_t *job)
+static int not_provided_json(json_t *o, const report_job_t *job)
 {
-    const char *sep = "";
-    fputs(",\n  \"not_provided\": [", out);
+    int bad = 0;
+    json_t *a = json_array();
     for (int i = 0; i < job->nskips; i++) {
         const report_skip_t *s = &job->skips[i];
-        if (!s->is_default) continue;
-        fprintf(out, "%s\n    {\"name\": ", sep);
-        report_json_str(out, s->name);
-        fputs(", \"reason\": ", out);
-        report_json_str(out, s->reason);
-        fprintf(out, ", \"ranks\": %d}", s->nranks);
-        sep = ",";
+        if (s->is_default)
+            bad |= PUSH(a, json_pack("{s:o,s:o,s:i}", "name", report_json_string(s->name), "reason",
+                                     report_json_string(s->reason), "ranks", s->nranks));
     }
-    fputs(*sep ? "\n  ]" : "]", out);
+    bad |= SET(o, "not_provided", a);
+    return bad ? -1 : 0;
+}
+
+/* one of "events": the statistics (when some rank measured it) and a value
+ * per rank (null where not measured) */
+static json_t *event_json(const report_job_t *job, const report_event_t *e)
+{
+    json_t *v = json_object(), *values = json_array();
+    int bad = 0;
+    bad |= SET(v, "name", report_json_string(e->name));
+    bad |= SET(v, "units", report_json_string(e->units));
+    bad |= SET(v, "type", json_string(e->is_fp ? "double" : "integer"));
+    bad |= SET(v, "measured_ranks", json_integer(e->nranks));
+    if (e->sampled) bad |= SET(v, "sampled", json_true());
+    /* no sample fell in the run: only the start and end reads, not a maximum */
+    if (e->sampled && (job->sample_ms <= 0 || job->samples_min == 0))
+        bad |= SET(v, "lower_bound", json_true());
+    if (e->nranks) {
+        bad |= SET(v, "min", report_json_number(e->min));
+        bad |= SET(v, "min_rank", json_integer(e->min_rank));
+        bad |= SET(v, "mean", report_json_number(e->mean));
+        bad |= SET(v, "max", report_json_number(e->max));
+        bad |= SET(v, "max_rank", json_integer(e->max_rank));
+        bad |= SET(v, "sum", e->is_fp ? report_json_number((double)e->sum) : json_whole(e->sum));
+        bad |= SET(v, "imbalance", e->mean != 0.0 ? report_json_number(e->imbalance) : json_null());
+    }
+    /* an integer event's values as integers, a double's as report_fmt_value
+     * writes them (an integer when it is one) */
+    for (int r = 0; r < job->nprocs; r++)
+        bad |= PUSH(values, !e->present[r] ? json_null()
+                            : e->is_fp     ? report_json_number(e->dval[r])
+                                           : json_integer(e->ival[r]));
+    bad |= SET(v, "values", values);
+    if (bad) json_decref(v);
+    return bad ? NULL : v;
+}
+
+json_t *report_json(const report_job_t *job)
+{
+    json_t *o = json_object(), *hosts = json_array(), *elapsed = json_array(), *events = json_array(),
+           *skipped = json_array();
+    int bad = 0;
+    bad |= SET(o, "tool", json_string("papi-mpit-report"));
+    bad |= SET(o, "ranks", json_integer(job->nprocs));
+    bad |= SET(o, "mpi_library", report_json_string(job->mpi_library));
+    bad |= SET(o, "command", report_json_string(job->command));
+    bad |= SET(o, "started", report_json_string(job->started));
+    bad |= SET(o, "papi_version", report_json_string(job->papi_version));
+    bad |= not_provided_json(o, job);
+    bad |= SET(o, "elapsed_s", report_json_number(max_elapsed(job)));
+    if (job->tool_cost_measured) {
+        bad |= SET(o, "tool_s",
+                   json_pack("{s:o,s:o,s:o}", "startup", report_json_fixed9(job->tool_startup_s),
+                             "startup_mpit_init", report_json_fixed9(job->tool_mpit_init_s), "collection",
+                             report_json_fixed9(job->tool_collect_s)));
+        bad |= SET(o, "collection_bytes", json_whole(job->tool_collect_bytes));
+    }
+    bad |= sampling_json(o, job);
+    for (int r = 0; r < job->nprocs; r++) {
+        bad |= PUSH(hosts, report_json_string(job->hosts[r]));
+        bad |= PUSH(elapsed, report_json_fixed9(job->elapsed[r]));
+    }
+    bad |= SET(o, "hosts", hosts);
+    bad |= SET(o, "rank_elapsed_s", elapsed);
+    for (int i = 0; i < job->nevents; i++) bad |= PUSH(events, event_json(job, &job->events[i]));
+    bad |= SET(o, "events", events);
+    for (int i = 0; i < job->nskips; i++) {
+        const report_skip_t *s = &job->skips[i];
+        json_t *v = json_pack("{s:o,s:o,s:i,s:i}", "name", report_json_string(s->name), "reason",
+                              report_json_string(s->reason), "ranks", s->nranks, "first_rank", s->first_rank);
+        if (v && s->is_default) bad |= SET(v, "default", json_true());
+        bad |= PUSH(skipped, v);
+    }
+    bad |= SET(o, "skipped", skipped);
+    bad |= senders_json(o, job);
+    bad |= report_matrix_json(o, job);
+    if (!bad && job->extra.json) bad |= job->extra.json(o, job->extra.arg) ? -1 : 0;
+    if (bad) json_decref(o);
+    return bad ? NULL : o;
 }
 
 int report_write_json(FILE *out, const report_job_t *job)
 {
-    fputs("{\n  \"tool\": \"papi-mpit-report\",\n  \"ranks\": ", out);
-    fprintf(out, "%d,\n  \"mpi_library\": ", job->nprocs);
-    report_json_str(out, job->mpi_library);
-    fputs(",\n  \"command\": ", out);
-    report_json_str(out, job->command);
-    fputs(",\n  \"started\": ", out);
-    report_json_str(out, job->started);
-    fputs(",\n  \"papi_version\": ", out);
-    report_json_str(out, job->papi_version);
-    report_not_provided_json(out, job);
-    fputs(",\n  \"elapsed_s\": ", out);
-    json_num(out, max_elapsed(job));
-    if (job->tool_cost_measured)
-        fprintf(out,
-                ",\n  \"tool_s\": {\"startup\": %.9f, \"startup_mpit_init\": %.9f, \"collection\": %.9f},"
-                "\n  \"collection_bytes\": %.0f",
-                job->tool_startup_s, job->tool_mpit_init_s, job->tool_collect_s, job->tool_collect_bytes);
-    write_sampling_json(out, job);
-    fputs(",\n  \"hosts\": [", out);
-    for (int r = 0; r < job->nprocs; r++) {
-        if (r) fputs(", ", out);
-        report_json_str(out, job->hosts[r]);
+    json_t *doc = report_json(job);
+    if (!doc) {
+        errno = ENOMEM;
+        return -1;
     }
-    fputs("],\n  \"rank_elapsed_s\": [", out);
-    for (int r = 0; r < job->nprocs; r++) {
-        if (r) fputs(", ", out);
-        fprintf(out, "%.9f", job->elapsed[r]);
-    }
-    fputs("],\n  \"events\": [", out);
-    for (int i = 0; i < job->nevents; i++) {
-        const report_event_t *e = &job->events[i];
-        fputs(i ? ",\n    {" : "\n    {", out);
-        fputs("\"name\": ", out);
-        report_json_str(out, e->name);
-        fputs(", \"units\": ", out);
-        report_json_str(out, e->units);
-        fprintf(out, ", \"type\": \"%s\", \"measured_ranks\": %d", e->is_fp ? "double" : "integer",
-                e->nranks);
-        if (e->sampled) fputs(", \"sampled\": true", out);
-        /* no sample fell in the run: only the start and end reads, not a maximum */
-        if (e->sampled && (job->sample_ms <= 0 || job->samples_min == 0))
-            fputs(", \"lower_bound\": true", out);
-        if (e->nranks) {
-            fputs(", \"min\": ", out);
-            json_num(out, e->min);
-            fprintf(out, ", \"min_rank\": %d, \"mean\": ", e->min_rank);
-            json_num(out, e->mean);
-            fputs(", \"max\": ", out);
-            json_num(out, e->max);
-            fprintf(out, ", \"max_rank\": %d, \"sum\": ", e->max_rank);
-            if (e->is_fp)
-                json_num(out, (double)e->sum);
-            else
-                fprintf(out, "%.0Lf", e->sum);
-            fputs(", \"imbalance\": ", out);
-            if (e->mean != 0.0)
-                json_num(out, e->imbalance);
-            else
-                fputs("null", out);
-        }
-        fputs(",\n     \"values\": [", out);
-        for (int r = 0; r < job->nprocs; r++) {
-            char v[64] = "null";
-            if (e->present[r]) report_fmt_value(v, sizeof v, e, r);
-            fprintf(out, "%s%s", r ? ", " : "", v);
-        }
-        fputs("]}", out);
-    }
-    fputs(job->nevents ? "\n  ],\n  \"skipped\": [" : "],\n  \"skipped\": [", out);
-    for (int i = 0; i < job->nskips; i++) {
-        const report_skip_t *s = &job->skips[i];
-        fputs(i ? ",\n    {" : "\n    {", out);
-        fputs("\"name\": ", out);
-        report_json_str(out, s->name);
-        fputs(", \"reason\": ", out);
-        report_json_str(out, s->reason);
-        fprintf(out, ", \"ranks\": %d, \"first_rank\": %d%s}", s->nranks, s->first_rank,
-                s->is_default ? ", \"default\": true" : "");
-    }
-    fputs(job->nskips ? "\n  ]" : "]", out);
-    write_senders_json(out, job);
-    report_matrix_json(out, job);
-    if (job->extra.json && job->extra.json(out, job->extra.arg)) return -1;
-    fputs("\n}\n", out);
+    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    if (rc || fputc('\n', out) == EOF) return -1;
     return ferror(out) ? -1 : 0;
 }
 

@@ -80,7 +80,10 @@ int sites_write_table(FILE *out, const sites_job_t *j);
 int sites_write_csv(FILE *out, const sites_job_t *j);
 int sites_write_p2p_csv(FILE *out, const sites_job_t *j);
 int sites_write_colls_csv(FILE *out, const sites_job_t *j);
-int sites_write_json(FILE *out, const sites_job_t *j); /* the members, each preceded by ",\n  " */
+/* report.json's members call_sites, program_matrix and collectives, added
+ * to its object (a jansson json_t) */
+struct json_t;
+int sites_json(struct json_t *obj, const sites_job_t *j);
 int sites_write_html(FILE *out, const sites_job_t *j);
 
 #endif

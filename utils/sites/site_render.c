@@ -377,7 +377,7 @@ static json_t *site_json(const sites_job_t *j, const site_agg_t *s)
     return o;
 }
 
-int sites_write_json(FILE *out, const sites_job_t *j)
+int sites_json(json_t *obj, const sites_job_t *j)
 {
     json_t *sites = json_array(), *cells = json_array(), *colls = json_array();
     for (int i = 0; i < j->nsites; i++) json_array_append_new(sites, site_json(j, &j->sites[i]));
@@ -411,21 +411,10 @@ int sites_write_json(FILE *out, const sites_job_t *j)
     json_object_set_new(cs, "found_waiting_ranks", json_integer(j->watched));
     json_object_set_new(cs, "found_waiting_outside_calls",
                         j->watched ? json_integer(j->found_outside) : json_null());
-    /* members of report.json's top object: the object's text without its braces */
-    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    /* the members of report.json's object, in this order */
+    int bad = json_object_update(obj, doc);
     json_decref(doc);
-    if (!text) return -1;
-    char *open = strchr(text, '{'), *close = strrchr(text, '}');
-    if (open && close && close > open + 1) {
-        *close = '\0';
-        char *body = open + 1;
-        while (*body == '\n') body++;
-        size_t len = strlen(body);
-        while (len && (body[len - 1] == '\n' || body[len - 1] == ' ')) body[--len] = '\0';
-        fprintf(out, ",\n%s", body);
-    }
-    free(text);
-    return ferror(out) ? -1 : 0;
+    return bad ? -1 : 0;
 }
 
 int sites_write_html(FILE *out, const sites_job_t *j)

@@ -33,7 +33,7 @@ void sites_events_begin(void)
     if (!why_off[0]) sites_watch_start();
 }
 
-static int json(FILE *out, const void *j) { return sites_write_json(out, j); }
+static int json(struct json_t *obj, const void *j) { return sites_json(obj, j); }
 static int html_top(FILE *out, const void *j) { return sites_write_findings(out, j, 1); }
 static int html(FILE *out, const void *j) { return sites_write_html(out, j); }
 
