@@ -4,7 +4,7 @@
 # slurmd: a private configuration, key, sockets, state and logs under the
 # work directory, 127.0.0.1 only, ports that were free) and stops it at the
 # end, whatever happened (trap).  Then, on known traffic (report_app: a ring
-# of -m messages of -b bytes):
+# of -m messages of -b bytes; the Slurm start and stop: common/slurm.sh):
 # - srun --mpi=pmix -n 4 papi-mpit-report gives the same report as mpirun
 #   -np 4: report.json's events and values per rank, the metrics not
 #   provided with their reasons, the skipped events, the communication
@@ -21,93 +21,13 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
+. "$here/common/slurm.sh"
 report_tool || exit 1
 test_workdir report_slurm || exit 1
 lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-$FAMILY.so
 [ -f "$lib" ] || { echo "SKIP no $FAMILY interposer in this build ($lib)"; exit 77; }
 
-skip() { echo "SKIP $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "slurmd must run as root to start tasks (SlurmdUser=root); this test is not root"
-for b in munged munge slurmctld slurmd srun sinfo scontrol; do
-  command -v $b >/dev/null || skip "$b is not installed (scripts/deps.sh installs munge, slurmctld, slurmd, slurm-client)"
-done
-[ -e /usr/lib/x86_64-linux-gnu/slurm-wlm/mpi_pmix.so ] || [ -n "$(find /usr/lib -name mpi_pmix.so -path '*slurm*' 2>/dev/null | head -1)" ] \
-  || skip "Slurm's PMIx plugin (mpi_pmix.so) is not installed"
-
-S=$PWD/slurm
-mkdir -p "$S/munge" "$S/state" "$S/spool" "$S/log" && chmod 700 "$S/munge"
-
-# ---- stop what was started, on every way out
-stop_all() {
-  local f pid
-  for f in "$S/slurmd.pid" "$S/slurmctld.pid" "$S/munge/pid"; do
-    [ -s "$f" ] || continue
-    pid=$(cat "$f")
-    kill "$pid" 2>/dev/null || continue
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null
-  done
-}
-trap stop_all EXIT
-show_logs() { for f in "$S"/log/*.log "$S/munge/log"; do [ -f "$f" ] && { echo "--- $f"; tail -15 "$f"; }; done; }
-
-# ---- munge: its own key and socket
-head -c 1024 /dev/urandom >"$S/munge/key" && chmod 400 "$S/munge/key"
-munged -f --socket="$S/munge/sock" --key-file="$S/munge/key" --pid-file="$S/munge/pid" \
-  --log-file="$S/munge/log" --seed-file="$S/munge/seed" \
-  || { show_logs; skip "munged does not start (log above)"; }
-munge -S "$S/munge/sock" -n </dev/null | unmunge -S "$S/munge/sock" >/dev/null \
-  || { show_logs; skip "munge does not answer on its socket"; }
-
-# ---- two ports free now on 127.0.0.1
-read -r pc pd < <(python3 -c '
-import socket
-s = [socket.socket() for _ in range(2)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])')
-node=$(hostname -s)
-cpus=$(nproc)
-export SLURM_CONF=$S/slurm.conf
-cat >"$SLURM_CONF" <<EOF
-ClusterName=papimpit
-SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=$pc
-SlurmdPort=$pd
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$S/munge/sock
-SlurmUser=root
-SlurmdUser=root
-StateSaveLocation=$S/state
-SlurmdSpoolDir=$S/spool
-SlurmctldPidFile=$S/slurmctld.pid
-SlurmdPidFile=$S/slurmd.pid
-SlurmctldLogFile=$S/log/slurmctld.log
-SlurmdLogFile=$S/log/slurmd.log
-ProctrackType=proctrack/pgid
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-MpiDefault=none
-ReturnToService=2
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-JobCompType=jobcomp/none
-MailProg=/bin/true
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
-PartitionName=test Nodes=$node Default=YES MaxTime=10 State=UP OverSubscribe=FORCE:4
-EOF
-slurmctld -i -f "$SLURM_CONF" || { show_logs; skip "slurmctld does not start (log above)"; }
-slurmd -f "$SLURM_CONF" || { show_logs; skip "slurmd does not start (log above)"; }
-# the node idle: polled, at most 60 s
-state=
-for _ in $(seq 300); do
-  state=$(sinfo -h -n "$node" -o %T 2>/dev/null)
-  [ "$state" = idle ] && break
-  sleep 0.2
-done
-[ "$state" = idle ] || { show_logs; skip "the Slurm node is '$state', not idle, after 60 s (logs above)"; }
-ok "Slurm 22.05 up: munged, slurmctld (port $pc), slurmd (port $pd) on 127.0.0.1, $cpus CPUs"
+slurm_start
 
 $MPICC -O2 -Wall "$here/report_app.c" -o report_app || { echo "FAIL: cannot build report_app"; exit 1; }
 srun_() { timeout 120 srun -n 4 -O --mpi=pmix "$@"; }
