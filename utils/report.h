@@ -263,6 +263,8 @@ struct json_t *report_json_string(const char *s);
 struct json_t *report_json_number(double v);
 struct json_t *report_json_fixed9(double v);
 void report_heat_colour(double t, char *buf, size_t len); /* 0 < t <= 1, blues */
+/* s cut at each sep (in place) into at most max fields f[]; returns how many */
+int report_split(char *s, char sep, char **f, int max);
 /* One bar chart panel (800 x REPORT_PANEL_H px) of an event, a bar per rank,
  * drawn at y0 inside an SVG document. */
 #define REPORT_PANEL_W 800

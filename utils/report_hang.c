@@ -51,19 +51,6 @@ void hang_free(hang_t *h)
     memset(h, 0, sizeof *h);
 }
 
-static int split(char *s, char sep, char **f, int max)
-{
-    int n = 0;
-    while (n < max) {
-        f[n++] = s;
-        char *e = strchr(s, sep);
-        if (!e) break;
-        *e = '\0';
-        s = e + 1;
-    }
-    return n;
-}
-
 static const char *kind_of_fn(int fn) { return fn >= 0 && fn < SITES_NFN ? sites_fn[fn].kind : ""; }
 
 static int is_recv_kind(const char *k)
@@ -109,7 +96,7 @@ int hang_read(hang_t *h, int rank, const char *text)
     for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (!line[0] || line[1] != '\t') continue;
         char kind = line[0], *f[16];
-        int nf = split(line + 2, '\t', f, 16);
+        int nf = report_split(line + 2, '\t', f, 16);
         if (kind == 'R' && nf >= 7) {
             hang_state_t *s = &h->st[rank];
             s->present = seen_r = 1;
@@ -129,7 +116,7 @@ int hang_read(hang_t *h, int rank, const char *text)
                 next = strchr(p, ',');
                 if (next) *next++ = '\0';
                 char *q[3];
-                if (split(p, ':', q, 3) == 3) {
+                if (report_split(p, ':', q, 3) == 3) {
                     int r = atoi(q[0]);
                     if (r >= 0 && r < n) h->sent[(size_t)rank * (size_t)n + (size_t)r] += atoll(q[1]);
                 }
@@ -142,7 +129,7 @@ int hang_read(hang_t *h, int rank, const char *text)
                 next = strchr(p, ',');
                 if (next) *next++ = '\0';
                 char *q[3];
-                if (split(p, ':', q, 3) != 3) continue;
+                if (report_split(p, ':', q, 3) != 3) continue;
                 int s = atoi(q[0]);
                 if (s < 0 || s >= n) continue;
                 if (recv)

@@ -118,3 +118,17 @@ void report_heat_colour(double t, char *buf, size_t len)
     for (int k = 0; k < 3; k++) rgb[k] = (int)lround(stops[i][k] + (stops[i + 1][k] - stops[i][k]) * f);
     snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
+
+/* The fields of s separated by sep, cut in place (the records' lines) */
+int report_split(char *s, char sep, char **f, int max)
+{
+    int n = 0;
+    while (n < max) {
+        f[n++] = s;
+        char *e = strchr(s, sep);
+        if (!e) break;
+        *e = '\0';
+        s = e + 1;
+    }
+    return n;
+}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report.h"
 #include "site_fn.h"
 #include "site_job.h"
 
@@ -109,20 +110,6 @@ static void add_pair(site_agg_t *s, int rank, int peer, long long msgs, long lon
     p[s->npairs++] = (site_pair_t){rank, peer, msgs, bytes};
 }
 
-/* fields split at sep, in place; returns how many */
-static int split(char *s, char sep, char **f, int max)
-{
-    int n = 0;
-    while (n < max) {
-        f[n++] = s;
-        char *e = strchr(s, sep);
-        if (!e) break;
-        *e = '\0';
-        s = e + 1;
-    }
-    return n;
-}
-
 static void site_line(sites_job_t *j, int rank, char **f)
 {
     /* f: module, offset, fn, hist, peers, totals */
@@ -130,7 +117,7 @@ static void site_line(sites_job_t *j, int rank, char **f)
     if (!s) return;
     long long v[7] = {0};
     char *t[7];
-    int nt = split(f[5], ':', t, 7);
+    int nt = report_split(f[5], ':', t, 7);
     for (int i = 0; i < nt; i++) v[i] = strtoll(t[i], NULL, 10);
     if (!s->rank_calls[rank]) s->nranks++;
     s->rank_calls[rank] += v[0];
@@ -138,7 +125,7 @@ static void site_line(sites_job_t *j, int rank, char **f)
     s->calls += v[0], s->ns += v[1];
     s->msgs_out += v[2], s->bytes_out += v[3], s->msgs_in += v[4], s->bytes_in += v[5], s->found += v[6];
     char *item[SITES_JOB_HIST];
-    int ni = strcmp(f[3], "-") ? split(f[3], ',', item, SITES_JOB_HIST) : 0;
+    int ni = strcmp(f[3], "-") ? report_split(f[3], ',', item, SITES_JOB_HIST) : 0;
     for (int i = 0; i < ni; i++) {
         int b = atoi(item[i]);
         char *c = strchr(item[i], ':');
@@ -148,7 +135,7 @@ static void site_line(sites_job_t *j, int rank, char **f)
         next = strchr(p, ',');
         if (next) *next++ = '\0';
         char *q[3];
-        if (split(p, ':', q, 3) == 3)
+        if (report_split(p, ':', q, 3) == 3)
             add_pair(s, rank, atoi(q[0]), strtoll(q[1], NULL, 10), strtoll(q[2], NULL, 10));
     }
 }
@@ -160,7 +147,7 @@ static void p2p_line(sites_job_t *j, int rank, char *cells, char *other)
         next = strchr(p, ',');
         if (next) *next++ = '\0';
         char *q[3];
-        if (split(p, ':', q, 3) != 3) continue;
+        if (report_split(p, ':', q, 3) != 3) continue;
         site_cell_t *c = grow(j->cells, &j->cap_cells, j->ncells + 1, sizeof *c);
         if (!c) return;
         j->cells = c;
@@ -171,7 +158,7 @@ static void p2p_line(sites_job_t *j, int rank, char *cells, char *other)
 static void coll_line(sites_job_t *j, int fn, int root, char *v)
 {
     char *t[2];
-    if (split(v, ':', t, 2) != 2) return;
+    if (report_split(v, ':', t, 2) != 2) return;
     for (int i = 0; i < j->ncolls; i++)
         if (j->colls[i].fn == fn && j->colls[i].root == root) {
             j->colls[i].calls += strtoll(t[0], NULL, 10);
@@ -190,7 +177,7 @@ int sites_job_line(sites_job_t *j, int rank, char *line)
     if (rank < 0 || rank >= j->nprocs || !line[0] || line[1] != '\t') return 0;
     char kind = line[0];
     if (!strchr("CTKG", kind)) return 0; /* another part's line: left whole */
-    int n = split(line + 2, '\t', f, 7);
+    int n = report_split(line + 2, '\t', f, 7);
     switch (kind) {
     case 'C':
         if (n == 6) site_line(j, rank, f);
@@ -204,12 +191,12 @@ int sites_job_line(sites_job_t *j, int rank, char *line)
         return 1;
     case 'G': {
         char *t[3];
-        if (n >= 1 && split(f[0], ':', t, 3) == 3) {
+        if (n >= 1 && report_split(f[0], ':', t, 3) == 3) {
             j->overflow_sites += strtoll(t[0], NULL, 10);
             j->overflow_colls += strtoll(t[1], NULL, 10);
             j->untracked += strtoll(t[2], NULL, 10);
         }
-        if (n >= 2 && split(f[1], ':', t, 2) == 2 && atoi(t[0])) {
+        if (n >= 2 && report_split(f[1], ':', t, 2) == 2 && atoi(t[0])) {
             j->watched++;
             j->found_outside += strtoll(t[1], NULL, 10);
         }

@@ -198,6 +198,23 @@ static void peers_text(char *b, size_t n, const site_agg_t *s)
         snprintf(b, n, "%d-other (of %d)", p->rank, s->npairs);
 }
 
+/* a site's figures for people: total time, the busiest rank's and the mean, bytes */
+typedef struct site_texts {
+    char time[32], max[32], mean[32], sent[32], received[32];
+    int max_rank;
+    double mean_ns;
+} site_texts_t;
+
+static void site_texts(site_texts_t *t, const sites_job_t *j, const site_agg_t *s)
+{
+    t->max_rank = extreme_rank(s, j->nprocs, 1, &t->mean_ns);
+    human(t->time, sizeof t->time, (double)s->ns, "ns");
+    human(t->max, sizeof t->max, t->max_rank >= 0 ? (double)s->rank_ns[t->max_rank] : 0, "ns");
+    human(t->mean, sizeof t->mean, t->mean_ns, "ns");
+    human(t->sent, sizeof t->sent, (double)s->bytes_out, "bytes");
+    human(t->received, sizeof t->received, (double)s->bytes_in, "bytes");
+}
+
 #define GRID_MAX 16 /* ranks drawn as a grid; more: the heaviest pairs */
 
 /* the program's point-to-point bytes, sender by receiver */
@@ -261,19 +278,14 @@ int sites_write_table(FILE *out, const sites_job_t *j)
             "top pair (sender-receiver)");
     for (int i = 0; i < n; i++) {
         const site_agg_t *s = &j->sites[i];
-        char tt[32], mx[32], mn[32], so[32], si[32], pr[64];
-        double mean;
-        int r = extreme_rank(s, j->nprocs, 1, &mean);
-        human(tt, sizeof tt, (double)s->ns, "ns");
-        human(mx, sizeof mx, r >= 0 ? (double)s->rank_ns[r] : 0, "ns");
-        human(mn, sizeof mn, mean, "ns");
-        human(so, sizeof so, (double)s->bytes_out, "bytes");
-        human(si, sizeof si, (double)s->bytes_in, "bytes");
+        site_texts_t t;
+        char pr[64];
+        site_texts(&t, j, s);
         peers_text(pr, sizeof pr, s);
         char fw[32] = "";
         if (j->watched) snprintf(fw, sizeof fw, "%lld", s->found);
         fprintf(out, "  %-28s %-18s %10lld %10s %10s %10s %10s %10s %8s  %s\n", s->label,
-                sites_fn_name(s->fn), s->calls, tt, mx, mn, so, si, fw, pr);
+                sites_fn_name(s->fn), s->calls, t.time, t.max, t.mean, t.sent, t.received, fw, pr);
     }
     if (j->watched)
         fprintf(
@@ -443,14 +455,8 @@ int sites_write_html(FILE *out, const sites_job_t *j)
         out);
     for (int i = 0; i < j->nsites; i++) {
         const site_agg_t *s = &j->sites[i];
-        char tt[32], mx[32], mn[32], so[32], si[32];
-        double mean;
-        int r = extreme_rank(s, j->nprocs, 1, &mean);
-        human(tt, sizeof tt, (double)s->ns, "ns");
-        human(mx, sizeof mx, r >= 0 ? (double)s->rank_ns[r] : 0, "ns");
-        human(mn, sizeof mn, mean, "ns");
-        human(so, sizeof so, (double)s->bytes_out, "bytes");
-        human(si, sizeof si, (double)s->bytes_in, "bytes");
+        site_texts_t t;
+        site_texts(&t, j, s);
         fputs("<tr><td>", out);
         hesc(out, s->label);
         fputs("</td><td>", out);
@@ -459,8 +465,9 @@ int sites_write_html(FILE *out, const sites_job_t *j)
                 "</td><td>%s</td><td data-v=\"%lld\">%lld</td><td data-v=\"%lld\">%s</td><td>%d</td><td "
                 "data-v=\"%lld\">%s</td><td data-v=\"%.0f\">%s</td><td data-v=\"%lld\">%s</td><td "
                 "data-v=\"%lld\">%s</td><td data-v=\"%lld\">%lld</td></tr>\n",
-                sites_fn_name(s->fn), s->calls, s->calls, s->ns, tt, r, r >= 0 ? s->rank_ns[r] : 0, mx, mean,
-                mn, s->bytes_out, so, s->bytes_in, si, s->msgs_out + s->msgs_in, s->msgs_out + s->msgs_in);
+                sites_fn_name(s->fn), s->calls, s->calls, s->ns, t.time, t.max_rank,
+                t.max_rank >= 0 ? s->rank_ns[t.max_rank] : 0, t.max, t.mean_ns, t.mean, s->bytes_out, t.sent,
+                s->bytes_in, t.received, s->msgs_out + s->msgs_in, s->msgs_out + s->msgs_in);
     }
     fputs("</tbody></table>\n", out);
     fputs("<h3 id=\"p2p\">Point-to-point, as the program asked</h3>\n<p class=\"note\">Messages and bytes of "
