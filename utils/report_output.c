@@ -1109,7 +1109,10 @@ int report_write_file(const char *dir, const char *file, const report_job_t *job
     snprintf(path, sizeof path, "%s/%s", dir, file);
     FILE *f = report_open_temp(dir, file, tmp, sizeof tmp);
     if (!f) return -1;
-    int rc = render(f, job), err = rc ? EIO : 0;
+    /* a write that fails inside render (the buffer flushed on the way)
+     * leaves its errno: say that one (EFBIG, ENOSPC), not a generic EIO */
+    errno = 0;
+    int rc = render(f, job), err = rc ? (errno ? errno : EIO) : 0;
     if (fflush(f) && !err) err = errno;
     if (fsync(fileno(f)) && !err && errno != EINVAL) err = errno;
     if (fclose(f) && !err) err = errno;

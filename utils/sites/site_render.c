@@ -413,7 +413,7 @@ int sites_json(json_t *obj, const sites_job_t *j)
         "point-to-point messages and bytes by sender and receiver (ranks of MPI_COMM_WORLD) as the program's "
         "send "
         "calls asked for them, counted in the tool's wrappers on every MPI; not the wire-level traffic of "
-        "communication_matrix",
+        "matrix (Open MPI's monitoring, --matrix)",
         "cells", cells, "to_other", (json_int_t)j->p2p_other, "collectives", "counts",
         "calls (summed over ranks) and bytes each rank put in (its send side), by call and root (rank of "
         "MPI_COMM_WORLD, null for none)",
