@@ -16,6 +16,7 @@
 #include "papi_vector.h"
 #include "extras.h"
 
+#include "mpit_after_init.h"
 #include "mpit_catalog.h"
 #include "mpit_control.h"
 #include "mpit_events.h"
@@ -64,6 +65,7 @@ static int use_backend(const mpit_backend_t *b)
 {
     SUBDBG("mpit: using the %s backend\n", b->family);
     b->set_finalize_hook(on_mpi_finalize);
+    if (b->set_session_count) b->set_session_count(mpit_sessions_running);
     mpit_catalog_allow_deferral(!listing_only);
     mpit_backend_use(b);
     atomic_store_explicit(&backend_ready, 1, memory_order_release);
@@ -121,7 +123,7 @@ static int mpit_init_component(int cidx)
     /* What MPI_T has now (every listing updates it).  Not before MPI_Init:
      * Open MPI's MPI_T_init_thread then costs about 30 ms, paid only if an
      * mpit event is actually looked up. */
-    if (b->mpi_state() == MPIT_MPI_RUNNING) count_native_events();
+    if (mpit_mpi_live(b->mpi_state())) count_native_events();
     return PAPI_OK;
 }
 

@@ -11,6 +11,13 @@
  * happens at PAPI_start, forgetting at catch-up or cleanup, from any thread,
  * with no lock.  Only the owner's sets are caught up here: another thread
  * may be reading its own set at this moment.
+ *
+ * papi_mpit_after_session_init is the same step for a program that runs
+ * MPI through MPI_Session_init alone.  No PMPI_ call says a session runs
+ * (MPI_Initialized is false then, MPI_COMM_SELF unusable, and what MPICH
+ * registers in MPI_T comes with MPI_Init too and stays after the last
+ * session), so the program, or a tool wrapping MPI_Session_init, says it;
+ * the count kept here is what the backend's mpi_state asks.
  */
 #include "mpit_after_init.h"
 
@@ -57,13 +64,9 @@ void mpit_after_init_forget(mpit_control_t *cs)
     if (atomic_compare_exchange_strong(&cells[i].set, &mine, NULL)) atomic_store(&cells[i].owner, 0);
 }
 
-static int after_init_unguarded(void)
+/* The sets this thread started before MPI ran bind what came with it. */
+static void catch_up_mine(void)
 {
-    const mpit_backend_t *b = mpit_backend();
-    /* never used (PAPI not initialised, or no mpit name yet): nothing waits,
-     * but what MPI does is still the answer */
-    if (!b) return mpit_process_mpi_running() ? PAPI_OK : PAPI_ENOINIT;
-    if (b->mpi_state() != MPIT_MPI_RUNNING) return PAPI_ENOINIT;
     uintptr_t me = self_id();
     int settled = 0;
     for (int i = 0; i < WAITING_CELLS; i++) {
@@ -75,7 +78,44 @@ static int after_init_unguarded(void)
         if (!settled) settled = mpit_catalog_settle();
         mpit_control_catch_up(cs);
     }
+}
+
+static int after_init_unguarded(void)
+{
+    const mpit_backend_t *b = mpit_backend();
+    /* never used (PAPI not initialised, or no mpit name yet): nothing waits,
+     * but what MPI does is still the answer */
+    if (!b) return mpit_process_mpi_running() ? PAPI_OK : PAPI_ENOINIT;
+    if (b->mpi_state() != MPIT_MPI_RUNNING) return PAPI_ENOINIT;
+    catch_up_mine();
     return PAPI_OK;
 }
 
 int papi_mpit_after_init(void) { GUARDED(after_init_unguarded()); }
+
+static atomic_int sessions;
+
+int mpit_sessions_running(void) { return atomic_load_explicit(&sessions, memory_order_acquire); }
+
+static int after_session_init_unguarded(void)
+{
+    if (!mpit_process_has_mpi()) return PAPI_ENOINIT;
+    const mpit_backend_t *b = mpit_backend();
+    if (b && b->mpi_state() == MPIT_MPI_FINALIZED) return PAPI_ENOINIT;
+    atomic_fetch_add_explicit(&sessions, 1, memory_order_acq_rel);
+    /* not loaded yet (PAPI_library_init comes later): the backend asks the
+     * count once loaded (mpit.c) */
+    if (b) catch_up_mine();
+    return PAPI_OK;
+}
+
+int papi_mpit_after_session_init(void) { GUARDED(after_session_init_unguarded()); }
+
+int mpit_sessions_leave(void)
+{
+    int n = atomic_load_explicit(&sessions, memory_order_acquire);
+    do
+        if (n <= 0) return -1;
+    while (!atomic_compare_exchange_weak(&sessions, &n, n - 1));
+    return n - 1;
+}

@@ -14,4 +14,10 @@ void mpit_after_init_remember(mpit_control_t *cs);
 /* The set caught up, or is cleaned up: no longer waiting (any thread). */
 void mpit_after_init_forget(mpit_control_t *cs);
 
+/* How many MPI sessions the program said run (papi_mpit_after_session_init
+ * less papi_mpit_before_session_finalize); the backend asks it. */
+int mpit_sessions_running(void);
+/* One session fewer: how many are left, or -1 when none ran. */
+int mpit_sessions_leave(void);
+
 #endif

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI    15
+#define MPIT_BACKEND_ABI    16
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN    256  /* an MPI_T variable or event name */
@@ -73,8 +73,15 @@ enum mpit_bind {
 /* Which communicator a COMM-bound variable is bound to. */
 enum mpit_comm { MPIT_COMM_WORLD, MPIT_COMM_SELF };
 
-/* State of the MPI library in this process. */
-enum mpit_mpi_state { MPIT_MPI_NOT_STARTED, MPIT_MPI_RUNNING, MPIT_MPI_FINALIZED };
+/* State of the MPI library in this process.  SESSION: MPI runs through
+ * MPI_Session_init alone (the program said so, papi_mpit.h): MPI_T has the
+ * variables and events of a running MPI, but there is no MPI_COMM_WORLD or
+ * MPI_COMM_SELF to bind anything to. */
+enum mpit_mpi_state { MPIT_MPI_NOT_STARTED, MPIT_MPI_RUNNING, MPIT_MPI_FINALIZED, MPIT_MPI_SESSION };
+
+/* 1 when MPI_T shows what a running MPI registers (after MPI_Init or
+ * MPI_Session_init). */
+static inline int mpit_mpi_live(int state) { return state == MPIT_MPI_RUNNING || state == MPIT_MPI_SESSION; }
 
 typedef struct mpit_pvar_info {
     char name[MPIT_NAME_LEN];
@@ -139,6 +146,14 @@ typedef struct mpit_backend {
     void (*shutdown)(void);
     int (*mpi_state)(void);
     void (*set_finalize_hook)(mpit_finalize_hook_t hook);
+    /* How many MPI sessions the program said run (papi_mpit.h): while one
+     * does and MPI_Init has not run, mpi_state is MPIT_MPI_SESSION. */
+    void (*set_session_count)(int (*count)(void));
+    /* Right before the last session's MPI_Session_finalize: when MPI_Init
+     * never ran MPI ends with it, and what MPI_Finalize's hook does happens
+     * here (callbacks and handles freed, the front end told); mpi_state is
+     * MPIT_MPI_FINALIZED from then on.  Nothing while MPI_Init's MPI runs. */
+    void (*sessions_end)(void);
 
     int (*pvar_num)(int *num);
     int (*pvar_info)(int index, mpit_pvar_info_t *info);

@@ -3,8 +3,10 @@
  * MPI_Finalize and cannot happen inside it, run by a tool's MPI_Finalize
  * wrapper.  Today one thing: on Open MPI 4.1 with SPCs attached, the
  * windows the program left open are freed before MPI_Finalize ends the
- * SPCs (backend/finalize_windows.c says why).
+ * SPCs (backend/finalize_windows.c says why).  And its twin for a
+ * program of MPI sessions, papi_mpit_before_session_finalize.
  */
+#include "mpit_after_init.h"
 #include "mpit_guard.h"
 #include "mpit_loader.h"
 #include "papi.h"
@@ -21,3 +23,16 @@ static int before_finalize_unguarded(void)
 }
 
 int papi_mpit_before_finalize(void) { GUARDED(before_finalize_unguarded()); }
+
+/* The last session ends and MPI_Init never ran: MPI ends with it, and the
+ * component does what MPI_Finalize's hook does (the backend's sessions_end). */
+static int before_session_finalize_unguarded(void)
+{
+    int left = mpit_sessions_leave();
+    if (left < 0) return PAPI_ENOINIT;
+    const mpit_backend_t *b = mpit_backend();
+    if (left == 0 && b && b->sessions_end) b->sessions_end();
+    return PAPI_OK;
+}
+
+int papi_mpit_before_session_finalize(void) { GUARDED(before_session_finalize_unguarded()); }

@@ -486,7 +486,7 @@ static int shows_a_source(const mpit_metric_t *m)
 
 static void list_metrics(const scan_snapshot_t *snap)
 {
-    int running = snap->state == MPIT_MPI_RUNNING;
+    int running = mpit_mpi_live(snap->state);
     memcpy(metric_collecting, snap->collecting, sizeof metric_collecting);
     for (int i = 0; i < mpit_num_metrics && i < (int)sizeof metric_listed; i++) {
         if (metric_listed[i] && !metric_settled[i] && running) repick_metric(i, snap);
@@ -516,7 +516,7 @@ static void list_metrics(const scan_snapshot_t *snap)
 static int maintained(const mpit_backend_t *b, int state, const char *name)
 {
     char why[MPIT_WHY_LEN];
-    return (!b->pvar_collecting || state != MPIT_MPI_RUNNING || b->pvar_collecting(name)) &&
+    return (!b->pvar_collecting || !mpit_mpi_live(state) || b->pvar_collecting(name)) &&
            !(b->pvar_unavailable && b->pvar_unavailable(name, why, sizeof why));
 }
 
@@ -551,9 +551,8 @@ static int collect(scan_snapshot_t *snap)
         if (!snap->info || !snap->valid) n = 0, snap->num = snap->from;
         for (int i = 0; i < n; i++) snap->valid[i] = b->pvar_info(snap->from + i, &snap->info[i]) == MPIT_OK;
     }
-    if (snap->state == MPIT_MPI_RUNNING && scanned_before_init && !atomic_load(&settled))
-        find_vanished(b, snap);
-    if (snap->state == MPIT_MPI_RUNNING) mpit_events_setup();
+    if (mpit_mpi_live(snap->state) && scanned_before_init && !atomic_load(&settled)) find_vanished(b, snap);
+    if (mpit_mpi_live(snap->state)) mpit_events_setup();
     for (int i = 0; i < mpit_num_metrics && i < (int)(sizeof snap->collecting / sizeof snap->collecting[0]);
          i++) {
         snap->never[i] = (unsigned char)metric_never(&mpit_metrics[i]);
@@ -581,7 +580,7 @@ static void merge_locked(const scan_snapshot_t *snap)
         }
     if (snap->state == MPIT_MPI_NOT_STARTED && snap->num > snap->from) scanned_before_init = 1;
     scan_pvars(snap);
-    if (snap->state == MPIT_MPI_RUNNING) list_events();
+    if (mpit_mpi_live(snap->state)) list_events();
     list_metrics(snap);
 }
 
@@ -619,7 +618,7 @@ int mpit_catalog_settle(void)
 {
     if (atomic_load_explicit(&settled, memory_order_acquire)) return 1;
     const mpit_backend_t *b = mpit_backend();
-    if (!b || b->mpi_state() != MPIT_MPI_RUNNING) return 0;
+    if (!b || !mpit_mpi_live(b->mpi_state())) return 0;
     pthread_mutex_lock(&scan_lock);
     if (!atomic_load(&settled)) {
         rescan_locked();

@@ -160,6 +160,13 @@ static int bind_slot(mpit_control_t *cs, mpit_slot_t *s, int state, int *waits, 
     }
     err = mpit_backend()->handle_alloc(cs->session, index, e->parsed.comm, &s->handle, &s->count);
     if (err == MPIT_ERR_NO_OBJECT && state == MPIT_MPI_NOT_STARTED) return *waits = 1, PAPI_OK;
+    if (err == MPIT_ERR_NO_OBJECT && mpit_backend()->mpi_state() == MPIT_MPI_SESSION) {
+        snprintf(why, why_len,
+                 "%s is bound to a communicator, and MPI_COMM_%s exists only once MPI_Init has run: this "
+                 "program runs MPI through MPI_Session_init alone",
+                 e->name, e->parsed.comm == MPIT_COMM_SELF ? "SELF" : "WORLD");
+        return PAPI_ECMP;
+    }
     if (err != MPIT_OK) {
         snprintf(why, why_len, "the MPI refused a handle for %s (MPI_T_pvar_handle_alloc failed)", e->name);
         return PAPI_ESYS;
@@ -265,7 +272,7 @@ int mpit_control_update(mpit_control_t *cs, const int *codes, int num, char *why
     }
     /* Like opening a hardware counter at add time: a variable MPI cannot
      * bind is reported by PAPI_add_event, not later by PAPI_start. */
-    if (num > 0 && mpit_backend()->mpi_state() == MPIT_MPI_RUNNING) {
+    if (num > 0 && mpit_mpi_live(mpit_backend()->mpi_state())) {
         int err = bind(cs, 0, why, why_len);
         if (err != PAPI_OK) {
             unbind(cs);
@@ -344,7 +351,7 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
         cs->running = 1;
         return PAPI_OK;
     }
-    if (!cs->bound || (cs->bound_before_mpi && mpit_backend()->mpi_state() == MPIT_MPI_RUNNING)) {
+    if (!cs->bound || (cs->bound_before_mpi && mpit_mpi_live(mpit_backend()->mpi_state()))) {
         int err = bind(cs, 0, why, why_len);
         if (err != PAPI_OK) {
             unbind(cs);
@@ -398,7 +405,7 @@ static void catch_up_after_init(mpit_control_t *cs)
 {
     char why[MPIT_WHY_LEN];
     uint64_t now = 0;
-    if (mpit_backend()->mpi_state() != MPIT_MPI_RUNNING) return;
+    if (!mpit_mpi_live(mpit_backend()->mpi_state())) return;
     cs->bound_before_mpi = 0; /* once */
     mpit_after_init_forget(cs);
     mpit_catalog_settle();

@@ -112,7 +112,7 @@ int mpit_events_setup(void)
 {
     int expected = SETUP_NONE;
     const mpit_backend_t *b = mpit_backend();
-    if (b && b->mpi_state() == MPIT_MPI_RUNNING &&
+    if (b && mpit_mpi_live(b->mpi_state()) &&
         atomic_compare_exchange_strong(&setup_state, &expected, SETUP_BUSY)) {
         if (!setup_once()) {
             SUBDBG("mpit: no MPI_T events: %s\n", why);
@@ -191,7 +191,7 @@ static int subscribe_err;
 int mpit_events_subscribe(void)
 {
     if (!mpit_events_ready()) return -1;
-    if (mpit_backend()->mpi_state() != MPIT_MPI_RUNNING) return 0;
+    if (!mpit_mpi_live(mpit_backend()->mpi_state())) return 0;
     if (atomic_exchange(&subscribed, 1)) return subscribe_err;
     mpit_event_sink_t sink = {plan, deliver, dropped, engine};
     for (int i = 0; i < num_types; i++) {

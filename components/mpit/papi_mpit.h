@@ -33,6 +33,8 @@
  * 6. MPI_Init has returned: the catch-up step, called by a tool's own
  *    MPI_Init wrapper; MPI_Finalize is about to run: what must happen
  *    before it, called by the tool's MPI_Finalize wrapper.
+ *
+ * 7. The same two for MPI sessions (MPI_Session_init, MPI_Session_finalize).
  */
 #ifndef PAPI_MPIT_H
 #define PAPI_MPIT_H
@@ -168,6 +170,28 @@ int papi_mpit_after_init(void);
  * them.  Nothing happens on other MPIs.  PAPI_OK; PAPI_ENOINIT when MPI is
  * not running. */
 int papi_mpit_before_finalize(void);
+
+/* ---- 7. MPI sessions */
+/* Call right after PMPI_Session_init returns (from the program, or from a
+ * tool's MPI_Session_init wrapper), once per session.  MPI_Initialized is
+ * false in a program of sessions alone and no PMPI_ call tells that a
+ * session runs, so this is how the component learns it: from here on mpit
+ * events count as after MPI_Init (names given earlier are resolved, sets
+ * this thread started earlier bind what came with the session), and what
+ * needs MPI_COMM_WORLD or MPI_COMM_SELF (variables bound to a communicator,
+ * :comm=self, Open MPI's monitoring) is refused with that reason: a session
+ * has neither.  Without the call, names added under a session wait for an
+ * MPI_Init that never comes and read 0.  May be called before
+ * PAPI_library_init.  PAPI_OK; PAPI_ENOINIT in a process without MPI or
+ * once MPI has ended here. */
+int papi_mpit_after_session_init(void);
+
+/* Call right before PMPI_Session_finalize, once per session.  When the last
+ * session ends and MPI_Init never ran, MPI ends with it: the component
+ * frees its MPI_T callbacks and handles there, and as after MPI_Finalize a
+ * running set keeps its last values and a set started later reads 0.  PAPI_OK; PAPI_ENOINIT when no session was
+ * said to run. */
+int papi_mpit_before_session_finalize(void);
 
 #pragma GCC visibility pop
 

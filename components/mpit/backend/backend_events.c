@@ -259,7 +259,10 @@ static int event_subscribe(int index, const mpit_event_sink_t *sink)
     /* An event has no source before its first instance; MPICH and Open MPI
      * use nanosecond sources, and a single source is the common case. */
     s->ns_per_tick = num_sources == 1 && source_ns_per_tick ? source_ns_per_tick[0] : 1.0;
-    void *obj = info.bind == MPIT_BIND_COMM ? backend_comm_object(MPIT_COMM_WORLD) : NULL;
+    /* MPI_COMM_WORLD exists only once MPI_Init has run (not under sessions) */
+    int world = 0;
+    if (info.bind == MPIT_BIND_COMM) PMPI_Initialized(&world);
+    void *obj = world ? backend_comm_object(MPIT_COMM_WORLD) : NULL;
     if ((info.bind != MPIT_BIND_NONE && info.bind != MPIT_BIND_COMM) ||
         (info.bind == MPIT_BIND_COMM && !obj)) {
         free(s);

@@ -37,6 +37,13 @@ static mpit_session_t *sessions;
 static pthread_mutex_t sessions_lock = PTHREAD_MUTEX_INITIALIZER;
 static mpit_finalize_hook_t finalize_hook;
 
+/* The sessions the program said run (set_session_count): no PMPI_ call
+ * tells them.  MPI_Initialized is false under MPI_Session_init alone, no
+ * MPI_T call answers only inside a session (MPICH's variables and events
+ * appear in MPI_Init as well, and stay after the last session ends). */
+static int no_sessions(void) { return 0; }
+static int (*_Atomic session_count)(void) = no_sessions;
+
 static int mpi_state(void)
 {
     int flag = 0;
@@ -44,17 +51,21 @@ static int mpi_state(void)
     PMPI_Finalized(&flag);
     if (flag) return MPIT_MPI_FINALIZED;
     PMPI_Initialized(&flag);
-    return flag ? MPIT_MPI_RUNNING : MPIT_MPI_NOT_STARTED;
+    if (flag) return MPIT_MPI_RUNNING;
+    return atomic_load_explicit(&session_count, memory_order_acquire)() > 0 ? MPIT_MPI_SESSION
+                                                                            : MPIT_MPI_NOT_STARTED;
 }
 
-/* Runs first thing in MPI_Finalize: free every pvar handle while MPI_T still
- * works, and stop the front end from reading storage MPI is about to free. */
-static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
+static void set_session_count(int (*count)(void))
 {
-    (void)comm;
-    (void)keyval;
-    (void)attr;
-    (void)extra;
+    atomic_store_explicit(&session_count, count ? count : no_sessions, memory_order_release);
+}
+
+/* MPI is about to end (MPI_Finalize, or the last MPI_Session_finalize):
+ * free every pvar handle while MPI_T still works, and stop the front end
+ * from reading storage MPI is about to free. */
+static void tear_down(void)
+{
     atomic_store_explicit(&mpi_finalizing, 1, memory_order_release);
     if (finalize_hook) finalize_hook();
     backend_events_release();
@@ -83,7 +94,26 @@ static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
         PMPI_T_finalize();
         mpit_initialized = 0;
     }
+}
+
+/* Runs first thing in MPI_Finalize. */
+static int on_self_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)attr;
+    (void)extra;
+    tear_down();
     return MPI_SUCCESS;
+}
+
+/* No MPI_COMM_SELF to hang on under sessions: the program's last
+ * MPI_Session_finalize is told by papi_mpit_before_session_finalize. */
+static void sessions_end(void)
+{
+    int initialized = 0;
+    PMPI_Initialized(&initialized);
+    if (!initialized && !atomic_load_explicit(&mpi_finalizing, memory_order_acquire)) tear_down();
 }
 
 /* Once MPI runs, hook MPI_Finalize through an attribute on MPI_COMM_SELF. */
@@ -335,6 +365,8 @@ static mpit_backend_t backend = {
     .shutdown = shutdown_mpit,
     .mpi_state = mpi_state,
     .set_finalize_hook = set_finalize_hook,
+    .set_session_count = set_session_count,
+    .sessions_end = sessions_end,
     .pvar_num = pvar_num,
     .pvar_info = pvar_info,
     .pvar_index = pvar_index,
