@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "papi_mpit.h"
 #include "report_env.h"
 
 /* The standard ABI (MPI 5.0), MPICH 4 and Open MPI 5 declare sessions;
@@ -40,11 +41,21 @@ static void note_sessions(void)
     if (!registered) registered = atexit(said_unmeasured) == 0;
 }
 
+/* The component learns from these that a session runs (papi_mpit.h), so
+ * that a program using mpit events itself under sessions has them count. */
 #ifdef HAVE_SESSIONS
 int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
 {
     note_sessions();
-    return PMPI_Session_init(info, errhandler, session);
+    int rc = PMPI_Session_init(info, errhandler, session);
+    if (rc == MPI_SUCCESS) papi_mpit_after_session_init();
+    return rc;
+}
+
+int MPI_Session_finalize(MPI_Session *session)
+{
+    papi_mpit_before_session_finalize();
+    return PMPI_Session_finalize(session);
 }
 #elif defined(OPEN_MPI)
 /* Built against Open MPI 4.1's header, the interposer also serves Open MPI 5
@@ -58,6 +69,18 @@ int MPI_Session_init(void *info, void *errhandler, void **session)
     session_init_fn *real = (session_init_fn *)dlsym(RTLD_DEFAULT, "PMPI_Session_init");
     if (!real) return MPI_ERR_OTHER;
     note_sessions();
-    return real(info, errhandler, session);
+    int rc = real(info, errhandler, session);
+    if (rc == MPI_SUCCESS) papi_mpit_after_session_init();
+    return rc;
+}
+
+typedef int session_finalize_fn(void **session);
+int MPI_Session_finalize(void **session);
+int MPI_Session_finalize(void **session)
+{
+    session_finalize_fn *real = (session_finalize_fn *)dlsym(RTLD_DEFAULT, "PMPI_Session_finalize");
+    if (!real) return MPI_ERR_OTHER;
+    papi_mpit_before_session_finalize();
+    return real(session);
 }
 #endif
