@@ -18,6 +18,7 @@
 
 #include "mpit_after_init.h"
 #include "mpit_catalog.h"
+#include "mpit_claims.h"
 #include "mpit_control.h"
 #include "mpit_events.h"
 #include "mpit_guard.h"
@@ -163,6 +164,10 @@ static int ensure_backend(void)
             if (had_mpi) _mpit_vector.cmp_info.disabled_reason[0] = '\0';
             say_partially_disabled(&_mpit_vector, listing_only);
             use_backend(b);
+            /* papi_component_avail reads the count without listing once the
+             * component is enabled: a lookup that loaded the MPI (a name of
+             * a preset table, say) must leave it right */
+            if (listing_only) count_native_events();
         } else {
             SUBDBG("mpit: disabled: %s\n", why);
             err = disable(why);
@@ -338,17 +343,33 @@ static int mpit_ntv_enum_events_unguarded(unsigned int *code, int modifier)
     return PAPI_OK;
 }
 
+/* A failed lookup is explained on stderr only for a name that is the
+ * component's or was addressed to it (mpit_claims.h); otherwise its reason is
+ * only kept, for papi_mpit_why. */
+static void refuse(int addressed, const char *name, const char *why)
+{
+    if (addressed || mpit_claims(name))
+        mpit_warn("%s: %s", name, why);
+    else
+        mpit_note("%s: %s", name, why);
+}
+
 static int mpit_ntv_name_to_code_unguarded(const char *name, unsigned int *code)
 {
     char why[MPIT_WHY_LEN];
-    int c;
+    int c, addressed = mpit_addressed(_mpit_vector.cmp_info.name);
+    /* PAPI's preset names on a CPU libpfm4 knows: no MPI loaded for them */
+    if (!addressed && !mpit_may_claim(name)) {
+        mpit_note("%s: not a name of the mpit component", name);
+        return PAPI_ENOEVNT;
+    }
     if (ensure_backend() != PAPI_OK) {
-        mpit_warn("%s: %s", name, _mpit_vector.cmp_info.disabled_reason);
+        refuse(addressed, name, _mpit_vector.cmp_info.disabled_reason);
         return PAPI_ENOEVNT;
     }
     int err = mpit_catalog_lookup(name, &c, why, sizeof why);
     if (err != PAPI_OK) {
-        mpit_warn("%s: %s", name, why);
+        refuse(addressed, name, why);
         return err;
     }
     *code = (unsigned)c;

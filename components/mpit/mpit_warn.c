@@ -74,6 +74,18 @@ void mpit_warn(const char *fmt, ...)
     if (!seen && !quiet_now()) fprintf(stderr, "papi-mpit: %s\n", msg);
 }
 
+void mpit_note(const char *fmt, ...)
+{
+    char msg[MESSAGE_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&lock);
+    keep_reason(msg);
+    pthread_mutex_unlock(&lock);
+}
+
 int papi_mpit_why(const char *subject, char *why, size_t len)
 {
     if (!subject || !why || !len) return 0;

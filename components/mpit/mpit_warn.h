@@ -8,5 +8,8 @@
 #define MPIT_WARN_H
 
 void mpit_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Keeps the reason as mpit_warn does (papi_mpit_why finds it) and says
+ * nothing: for names PAPI asks every component about. */
+void mpit_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif
