@@ -1,11 +1,11 @@
 /*
  * A ring deadlock, for the merge of many ranks' snapshots
- * (t_report_merge_scale.sh, bench/merge_scale.sh): each rank first sends
+ * (t_report_merge_scale.sh, bench/report_merge_scale.sh): each rank first sends
  * 5 messages of 8 B to its right neighbour and receives its left
  * neighbour's 5 (tag 2: every message sent is received), then receives
  * from its left neighbour before sending to its right one: no receive of
  * the second round is ever matched, a cycle of every rank.  Rank 0 waits
- * at a site and tag of its own (tag 4), the others at site:ring (tag 3).
+ * at a site and tag of its own (tag 4), the others at another (tag 3).
  * The lines the tests assert are marked "site:NAME".
  */
 #include <mpi.h>
