@@ -50,6 +50,23 @@ static int text(FILE *out, const report_job_t *job)
     return sites_write_table(out, both.sites);
 }
 
+/* report.txt is rendered once, into memory: stdout gets the same text (its
+ * tables go over every rank: rendering them twice doubled the cost) */
+static char *text_buf;
+static size_t text_len;
+static int text_render_once(const report_job_t *job)
+{
+    FILE *m = open_memstream(&text_buf, &text_len);
+    if (!m) return -1;
+    int rc = text(m, job);
+    return fclose(m) || rc ? -1 : 0;
+}
+static int text_copy(FILE *out, const report_job_t *job)
+{
+    (void)job;
+    return fwrite(text_buf, 1, text_len, out) == text_len ? 0 : -1;
+}
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -200,10 +217,14 @@ int main(int argc, char **argv)
                          .html = html,
                          .html_nav = "<a href=\"#hang\">Why it hung</a><a href=\"#findings\">Findings</a><a "
                                      "href=\"#sites\">Call sites</a>"};
-    text(stdout, &job);
+    if (text_render_once(&job)) {
+        fprintf(stderr, PFX "out of memory writing the report of %d ranks\n", nprocs);
+        return 1;
+    }
+    text_copy(stdout, &job);
     fflush(stdout);
     static const char *const files[] = {"report.txt", "report.json", "report.html"};
-    int (*const render[])(FILE *, const report_job_t *) = {text, report_write_json, report_write_html};
+    int (*const render[])(FILE *, const report_job_t *) = {text_copy, report_write_json, report_write_html};
     int rc = 0;
     for (int i = 0; i < 3; i++)
         if (report_write_file(dir, files[i], &job, render[i])) {
@@ -217,6 +238,6 @@ int main(int argc, char **argv)
     sites_job_free(&sites);
     report_job_free(&job);
     for (int i = 0; i < nsnaps; i++) free(snaps[i].path);
-    free(snaps);
+    free(snaps), free(text_buf);
     return rc;
 }
