@@ -106,6 +106,7 @@ typedef struct report_job {
     char started[64];               /* ISO 8601 time of rank 0's MPI_Init return */
     char papi_version[32];          /* "7.0.0.0", or "" when unknown */
     int no_files;                   /* no output directory: the table names no file */
+    int console;                    /* rendering for the terminal: the short forms */
     /* the tool's own time on rank 0, outside the measured window: start-up
      * (after MPI_Init returned, before counting started) and collection
      * (after every rank stopped counting, until every record is on rank 0) */
@@ -152,6 +153,10 @@ void report_not_provided_line(FILE *out, const report_job_t *job, const int *gro
  * without a leading "NAME is not available on ...: " naming the metric. */
 const char *report_reason_cause(const report_skip_t *s);
 void report_not_provided_table(FILE *out, const report_job_t *job, const char *prefix);
+/* The same on the terminal: at most three lines, one per thing that would
+ * give them (an Open MPI rebuild, an MPICH rebuild, Open MPI's monitoring),
+ * each with its metrics; every reason stays in report.txt and the page. */
+void report_not_provided_brief(FILE *out, const report_job_t *job);
 /* Allocates the (zeroed) sender matrix with ncols columns; kind is set by
  * the caller, with present[], matrix and other per receiver. */
 void report_job_senders(report_job_t *job, int ncols);

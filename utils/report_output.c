@@ -203,6 +203,71 @@ void report_not_provided_table(FILE *out, const report_job_t *job, const char *p
     free(group_of);
 }
 
+/* What would give a default metric this MPI cannot, as its reason names it.
+ * A metric goes under every remedy its reason names. */
+static const struct remedy {
+    const char *named_by[2]; /* the reason names it when it holds one of these */
+    const char *gives;
+} remedies[] = {
+    {{"--enable-spc", "Open MPI 6.0 or later"}, "Open MPI built with --enable-spc (or Open MPI 6.0)"},
+    {{"MPICH built with", NULL}, "MPICH built with --enable-mpit-events=yes --enable-mpit-pvars=recvq"},
+    {{"monitoring on", NULL}, "Open MPI's monitoring (--matrix)"},
+};
+enum { NREMEDIES = sizeof remedies / sizeof remedies[0] };
+
+static int names_remedy(const report_skip_t *s, const struct remedy *r)
+{
+    for (int k = 0; k < 2; k++)
+        if (r->named_by[k] && strstr(s->reason, r->named_by[k])) return 1;
+    return 0;
+}
+
+/* ", NAME" for each default skip that r names (NULL: that no remedy names) */
+static int list_named(FILE *out, const report_job_t *job, const struct remedy *r)
+{
+    int n = 0;
+    for (int i = 0; i < job->nskips; i++) {
+        const report_skip_t *s = &job->skips[i];
+        if (!s->is_default) continue;
+        int named = 0;
+        for (int k = 0; k < NREMEDIES && !r; k++) named |= names_remedy(s, &remedies[k]);
+        if (r ? !names_remedy(s, r) : named) continue;
+        if (out) fprintf(out, "%s%s", n ? ", " : "", short_name(s->name));
+        n++;
+    }
+    return n;
+}
+
+void report_not_provided_brief(FILE *out, const report_job_t *job)
+{
+    if (!report_not_provided_count(job)) return;
+    const char *where =
+        job->no_files ? "every reason: -o DIR, in DIR/report.txt" : "every reason in report.txt";
+    int left = list_named(NULL, job, NULL), lines = 0, last = -1;
+    for (int k = 0; k < NREMEDIES; k++)
+        if (list_named(NULL, job, &remedies[k])) last = k;
+    for (int k = 0; k <= last; k++) {
+        if (!list_named(NULL, job, &remedies[k])) continue;
+        fprintf(out, "not measured, needs %s: ", remedies[k].gives);
+        list_named(out, job, &remedies[k]);
+        lines++;
+        if (k == last && (!left || lines == 3)) { /* the last line says the rest */
+            if (left) {
+                fputs("; also ", out);
+                list_named(out, job, NULL);
+            }
+            fprintf(out, " (%s)", where);
+            left = 0;
+        }
+        fputc('\n', out);
+    }
+    if (left) {
+        fputs("not measured, not provided by this MPI: ", out);
+        list_named(out, job, NULL);
+        fprintf(out, " (%s)\n", where);
+    }
+}
+
 void report_job_senders(report_job_t *job, int ncols)
 {
     report_senders_t *s = &job->senders;
@@ -407,8 +472,12 @@ int report_write_table(FILE *out, const report_job_t *job)
         fputc('\n', out);
     }
     if (!job->nevents) fprintf(out, "(no event could be measured)\n");
-    /* after the measurement: what this MPI cannot give, a line per reason */
-    report_not_provided_table(out, job, "");
+    /* after the measurement: what this MPI cannot give, a line per reason
+     * (the terminal: a line per remedy) */
+    if (job->console)
+        report_not_provided_brief(out, job);
+    else
+        report_not_provided_table(out, job, "");
     for (int i = 0; i < job->nskips; i++) {
         const report_skip_t *s = &job->skips[i];
         if (s->is_default) continue; /* said above, by reason */
