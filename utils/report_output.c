@@ -208,10 +208,15 @@ void report_not_provided_table(FILE *out, const report_job_t *job, const char *p
 static const struct remedy {
     const char *named_by[2]; /* the reason names it when it holds one of these */
     const char *gives;
+    const char *family; /* first where the running MPI is this one */
 } remedies[] = {
-    {{"--enable-spc", "Open MPI 6.0 or later"}, "Open MPI built with --enable-spc (or Open MPI 6.0)"},
-    {{"MPICH built with", NULL}, "MPICH built with --enable-mpit-events=yes --enable-mpit-pvars=recvq"},
-    {{"monitoring on", NULL}, "Open MPI's monitoring (--matrix)"},
+    {{"--enable-spc", "Open MPI 6.0 or later"},
+     "Open MPI built with --enable-spc (or Open MPI 6.0)",
+     "Open MPI"},
+    {{"MPICH built with", NULL},
+     "MPICH built with --enable-mpit-events=yes --enable-mpit-pvars=recvq",
+     "MPICH"},
+    {{"monitoring on", NULL}, "Open MPI's monitoring (--matrix)", "Open MPI"},
 };
 enum { NREMEDIES = sizeof remedies / sizeof remedies[0] };
 
@@ -243,15 +248,17 @@ void report_not_provided_brief(FILE *out, const report_job_t *job)
     if (!report_not_provided_count(job)) return;
     const char *where =
         job->no_files ? "every reason: -o DIR, in DIR/report.txt" : "every reason in report.txt";
-    int left = list_named(NULL, job, NULL), lines = 0, last = -1;
-    for (int k = 0; k < NREMEDIES; k++)
-        if (list_named(NULL, job, &remedies[k])) last = k;
-    for (int k = 0; k <= last; k++) {
-        if (!list_named(NULL, job, &remedies[k])) continue;
-        fprintf(out, "not measured, needs %s: ", remedies[k].gives);
-        list_named(out, job, &remedies[k]);
-        lines++;
-        if (k == last && (!left || lines == 3)) { /* the last line says the rest */
+    /* the remedies with metrics, the running MPI's own first */
+    const struct remedy *order[NREMEDIES];
+    int nlines = 0, left = list_named(NULL, job, NULL);
+    for (int mine = 1; mine >= 0; mine--)
+        for (int k = 0; k < NREMEDIES; k++)
+            if (!strstr(job->mpi_library, remedies[k].family) == !mine && list_named(NULL, job, &remedies[k]))
+                order[nlines++] = &remedies[k];
+    for (int l = 0; l < nlines; l++) {
+        fprintf(out, "not measured, needs %s: ", order[l]->gives);
+        list_named(out, job, order[l]);
+        if (l == nlines - 1 && (!left || nlines == 3)) { /* the last line says the rest */
             if (left) {
                 fputs("; also ", out);
                 list_named(out, job, NULL);

@@ -100,6 +100,9 @@ static void finding(FILE *out, int html, const char *text, const char *anchor)
     }
 }
 
+/* How far above the mean of its kind a pair or a site must be to be named */
+#define STANDS_OUT 2.0
+
 int sites_write_findings(FILE *out, const sites_job_t *j, int html)
 {
     char t[1024], a[64], b[64], name[512];
@@ -152,25 +155,45 @@ int sites_write_findings(FILE *out, const sites_job_t *j, int html)
                      x->found, x->found == 1 ? "" : "s");
         finding(out, html, t, "sites");
     }
+    /* a pair or a site is named only where it stands out: at least
+     * STANDS_OUT times the mean of its kind; even traffic is said once */
     long long p2p;
-    int c = heaviest_cell(j, &p2p);
+    int c = heaviest_cell(j, &p2p), npairs = 0;
+    for (int i = 0; i < j->ncells; i++) npairs += j->cells[i].bytes > 0;
     if (c >= 0 && j->cells[c].bytes > 0) {
         const site_cell_t *x = &j->cells[c];
+        double mean = (double)p2p / npairs;
         human(a, sizeof a, (double)x->bytes, "bytes");
-        snprintf(t, sizeof t,
-                 "Heaviest pair: rank %d sends rank %d %s in %lld message%s (%.0f %% of the point-to-point "
-                 "bytes).",
-                 x->sender, x->receiver, a, x->msgs, x->msgs == 1 ? "" : "s",
-                 100.0 * (double)x->bytes / (double)p2p);
+        if (npairs > 1 && (double)x->bytes >= STANDS_OUT * mean) {
+            human(b, sizeof b, mean, "bytes");
+            snprintf(
+                t, sizeof t,
+                "Heaviest pair: rank %d sends rank %d %s in %lld message%s, %.1f times the mean pair's %s "
+                "(%.0f %% of the point-to-point bytes).",
+                x->sender, x->receiver, a, x->msgs, x->msgs == 1 ? "" : "s", (double)x->bytes / mean, b,
+                100.0 * (double)x->bytes / (double)p2p);
+        } else {
+            char lo[64];
+            long long least = x->bytes;
+            for (int i = 0; i < j->ncells; i++)
+                if (j->cells[i].bytes > 0 && j->cells[i].bytes < least) least = j->cells[i].bytes;
+            human(lo, sizeof lo, (double)least, "bytes");
+            snprintf(t, sizeof t, "Point-to-point traffic is even: %d pair%s of ranks, %s%s%s each.", npairs,
+                     npairs == 1 ? "" : "s", least == x->bytes ? "" : lo, least == x->bytes ? "" : " to ", a);
+        }
         finding(out, html, t, "p2p");
     }
-    int most = -1;
-    for (int i = 0; i < j->nsites; i++)
-        if (j->sites[i].msgs_out + j->sites[i].msgs_in > 0 &&
-            (most < 0 ||
-             j->sites[i].msgs_out + j->sites[i].msgs_in > j->sites[most].msgs_out + j->sites[most].msgs_in))
-            most = i;
-    if (most >= 0) {
+    int most = -1, busy = 0;
+    long long msgs = 0;
+    for (int i = 0; i < j->nsites; i++) {
+        long long m = j->sites[i].msgs_out + j->sites[i].msgs_in;
+        if (m <= 0) continue;
+        busy++;
+        msgs += m;
+        if (most < 0 || m > j->sites[most].msgs_out + j->sites[most].msgs_in) most = i;
+    }
+    if (most >= 0 && busy > 1 &&
+        (double)(j->sites[most].msgs_out + j->sites[most].msgs_in) >= STANDS_OUT * (double)msgs / busy) {
         const site_agg_t *s = &j->sites[most];
         site_name(name, sizeof name, s);
         long long m = s->msgs_out + s->msgs_in;
