@@ -190,6 +190,21 @@ void report_matrix_table(FILE *out, const report_job_t *job);
 #define REPORT_MATRIX_SIDE 128
 int report_matrix_block(int nprocs);
 
+/* A sender x receiver heatmap panel of an SVG (the communication matrix's
+ * kinds, the program's own point-to-point): blocks of ranks beyond
+ * REPORT_MATRIX_SIDE, coloured by bytes (messages when no byte moved). */
+typedef struct report_heatmap {
+    const report_cell_t *cells;
+    int ncells, nprocs;
+    const char *name, *title; /* "NAME: TITLE" above the panel */
+    const char *axes;         /* what a row and a column are, a line */
+    const char *axis[2];      /* the row and column axis titles */
+    int counts_msgs;          /* cells hold message counts */
+} report_heatmap_t;
+int report_heatmap_width(void);
+int report_heatmap_height(const report_heatmap_t *h);
+void report_heatmap_panel(FILE *out, const report_heatmap_t *h, int y_top);
+
 /* min, max, mean, ranks of min and max, imbalance of every event. */
 void report_compute(report_job_t *job);
 

@@ -222,7 +222,7 @@ static void summary_row(FILE *out, const report_job_t *job, int i)
 
 static void write_summary(FILE *out, const report_job_t *job, const int *idx, int nrows)
 {
-    fputs("<h2 id=\"summary\">Summary</h2>\n<p class=\"note\">Over ranks: the smallest, mean and largest "
+    fputs("<h3 id=\"summary\">Summary</h3>\n<p class=\"note\">Over ranks: the smallest, mean and largest "
           "value, "
           "the ranks holding the smallest and the largest (the lowest rank on a tie), and max/mean (1: even; "
           "the number of ranks: one rank has it all). Click a column to sort.</p>\n",
@@ -249,7 +249,7 @@ static void write_summary(FILE *out, const report_job_t *job, const int *idx, in
 /* ---- a bar chart per event that varies; the others in one line */
 static void write_charts(FILE *out, const report_job_t *job, const int *idx, int nrows)
 {
-    fputs("<h2 id=\"charts\">Per rank</h2>\n", out);
+    fputs("<h3 id=\"charts\">Per rank</h3>\n", out);
     int nvary = 0;
     for (int k = 0; k < nrows; k++) nvary += job->events[idx[k]].min != job->events[idx[k]].max;
     if (nvary)
@@ -286,7 +286,7 @@ static void write_charts(FILE *out, const report_job_t *job, const int *idx, int
 static void write_senders(FILE *out, const report_job_t *job)
 {
     const report_senders_t *s = &job->senders;
-    fputs("<h2 id=\"senders\">Unexpected messages by sender</h2>\n", out);
+    fputs("<h3 id=\"senders\">Unexpected messages by sender</h3>\n", out);
     if (s->kind == REPORT_SENDERS_NONE) {
         fputs("<p>Not available", out);
         if (s->note[0]) fputs(": ", out), H(out, s->note);
@@ -348,7 +348,7 @@ static void write_senders(FILE *out, const report_job_t *job)
 static void write_matrix(FILE *out, const report_job_t *job)
 {
     const report_matrix_t *m = &job->matrix;
-    fputs("<h2 id=\"matrix\">Communication matrix</h2>\n", out);
+    fputs("<h3 id=\"matrix\">Communication matrix</h3>\n", out);
     if (!report_matrix_any(job)) {
         fputs("<p id=\"matrix-none\">Not available", out);
         if (m->note[0]) fputs(": ", out), H(out, m->note);
@@ -410,6 +410,8 @@ static void write_matrix(FILE *out, const report_job_t *job)
 /* ---- not measured: the default metrics this MPI cannot give, a line per
  * reason (each metric's own reason is in report.json), then the other
  * events not measured, each with its reason */
+static void write_skipped_body(FILE *out, const report_job_t *job, int ndefault, int nnone);
+
 static void write_skipped(FILE *out, const report_job_t *job)
 {
     fputs("<h2 id=\"skipped\">Not measured</h2>\n", out);
@@ -419,6 +421,15 @@ static void write_skipped(FILE *out, const report_job_t *job)
         fputs("<p>Every event asked for was measured on every rank that could add it.</p>\n", out);
         return;
     }
+    /* folded: what the run shows comes first */
+    fprintf(out, "<details><summary>%d event%s not measured, with the reasons</summary>\n",
+            job->nskips + nnone, job->nskips + nnone == 1 ? "" : "s");
+    write_skipped_body(out, job, ndefault, nnone);
+    fputs("</details>\n", out);
+}
+
+static void write_skipped_body(FILE *out, const report_job_t *job, int ndefault, int nnone)
+{
     int *group_of = calloc((size_t)job->nskips + 1, sizeof *group_of);
     int ngroups = group_of ? report_not_provided_groups(job, group_of) : 0;
     if (ngroups) {
@@ -567,12 +578,15 @@ int report_write_html(FILE *out, const report_job_t *job)
     fprintf(out, "%d host%s, %s from MPI_Init to %s", nhosts, nhosts == 1 ? "" : "s", took,
             job->partial ? "the last state taken (the run ended early)" : "MPI_Finalize");
     if (job->mpi_library[0]) fputs("; ", out), H(out, job->mpi_library);
-    fputs("</p>\n<nav><a href=\"#overview\">Overview</a><a href=\"#summary\">Summary</a><a "
-          "href=\"#charts\">Per "
-          "rank</a><a href=\"#senders\">By sender</a><a href=\"#matrix\">Matrix</a>",
-          out);
+    /* the page in the order of what the run shows: findings, call sites
+     * and the program's matrix, the MPI's own counters, what was not
+     * measured (folded), the run; the nav follows it */
+    fputs("</p>\n<nav>", out);
     if (job->extra.html_nav) fputs(job->extra.html_nav, out);
-    fputs("<a href=\"#skipped\">Not measured</a><a href=\"#run\">The run</a></nav>\n", out);
+    fputs("<a href=\"#overview\">Overview</a><a href=\"#summary\">Summary</a><a href=\"#charts\">Per rank</a>"
+          "<a href=\"#senders\">By sender</a><a href=\"#matrix\">Matrix</a><a href=\"#skipped\">Not "
+          "measured</a><a href=\"#run\">The run</a></nav>\n",
+          out);
     int nnot = report_not_provided_count(job);
     if (nnot) /* one line here; the metrics and reasons once, under Not measured */
         fprintf(out,
@@ -580,9 +594,11 @@ int report_write_html(FILE *out, const report_job_t *job)
                 "<a href=\"#skipped\">why, under Not measured</a>.</p>\n",
                 nnot);
     if (job->extra.html_top) job->extra.html_top(out, job->extra.arg);
+    if (job->extra.html) job->extra.html(out, job->extra.arg);
+    fputs("<h2 id=\"counters\">The MPI's own counters</h2>\n", out);
     write_glance(out, job, idx, nrows);
 
-    fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"note\">A row per event, a column per rank. Each row "
+    fputs("<h3 id=\"overview\">Overview</h3>\n<p class=\"note\">A row per event, a column per rank. Each row "
           "is "
           "scaled to its own largest value, so the darkest cell of a row is the rank with the most of that "
           "event, whatever its units; rows are ordered by max/mean, the most uneven first. Hover a cell for "
@@ -602,7 +618,6 @@ int report_write_html(FILE *out, const report_job_t *job)
     write_senders(out, job);
     write_matrix(out, job);
     report_queues_html(out, job);
-    if (job->extra.html) job->extra.html(out, job->extra.arg);
     write_skipped(out, job);
     write_run(out, job);
     fprintf(out, "<script>\n%s</script>\n</body></html>\n", SCRIPT);

@@ -452,6 +452,53 @@ int sites_json(json_t *obj, const sites_job_t *j)
     return bad ? -1 : 0;
 }
 
+/* Pairs in the page's table: the heaviest, the rest in p2p.csv */
+#define P2P_ROWS 64
+
+/* how many pairs carry more bytes than pair i (ties: the earlier first) */
+static int heavy_rank(const sites_job_t *j, int i)
+{
+    int above = 0;
+    for (int k = 0; k < j->ncells && above < P2P_ROWS; k++)
+        above += j->cells[k].bytes > j->cells[i].bytes || (j->cells[k].bytes == j->cells[i].bytes && k < i);
+    return above;
+}
+
+/* the program's own point-to-point as a sender x receiver heatmap, on any MPI */
+static void p2p_html(FILE *out, const sites_job_t *j)
+{
+    fputs("<p class=\"note\">Messages and bytes of the program's sends by sender and receiver (ranks of "
+          "MPI_COMM_WORLD), counted in the tool's wrappers on any MPI: what the program asked for, not what "
+          "went on the wire (that is the Communication matrix, from Open MPI's monitoring, with --matrix). "
+          "Every pair is in p2p.csv; the table below has the heaviest.</p>\n",
+          out);
+    if (!j->ncells) {
+        fputs("<p>No point-to-point message was sent.</p>\n", out);
+        return;
+    }
+    report_cell_t *cells = malloc(sizeof *cells * (size_t)j->ncells);
+    if (!cells) return;
+    for (int i = 0; i < j->ncells; i++)
+        cells[i] =
+            (report_cell_t){j->cells[i].sender, j->cells[i].receiver, j->cells[i].msgs, j->cells[i].bytes};
+    report_heatmap_t h = {.cells = cells,
+                          .ncells = j->ncells,
+                          .nprocs = j->nprocs,
+                          .name = "p2p",
+                          .title = "the program's point-to-point",
+                          .axes = "row: sending rank, column: receiving rank",
+                          .axis = {"sender rank", "receiver rank"},
+                          .counts_msgs = 1};
+    int w = report_heatmap_width(), ht = report_heatmap_height(&h);
+    fprintf(out,
+            "<svg id=\"p2p-heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n",
+            w, ht, w, ht);
+    report_heatmap_panel(out, &h, 0);
+    fputs("</svg>\n", out);
+    free(cells);
+}
+
 int sites_write_html(FILE *out, const sites_job_t *j)
 {
     fputs("<h2 id=\"sites\">Call sites</h2>\n", out);
@@ -493,20 +540,20 @@ int sites_write_html(FILE *out, const sites_job_t *j)
                 s->bytes_in, t.received, s->msgs_out + s->msgs_in, s->msgs_out + s->msgs_in);
     }
     fputs("</tbody></table>\n", out);
-    fputs("<h3 id=\"p2p\">Point-to-point, as the program asked</h3>\n<p class=\"note\">Messages and bytes of "
-          "the "
-          "program's sends by sender and receiver (ranks of MPI_COMM_WORLD), counted in the tool's wrappers "
-          "on any "
-          "MPI: what the program asked for, not what went on the wire (that is the Matrix section, from Open "
-          "MPI's "
-          "monitoring, with --matrix).</p>\n<table "
-          "class=\"sortable\"><thead><tr><th>sender</th><th>receiver</th>"
+    fputs("<h3 id=\"p2p\">Point-to-point, as the program asked</h3>\n", out);
+    p2p_html(out, j);
+    fputs("<table class=\"sortable\"><thead><tr><th>sender</th><th>receiver</th>"
           "<th>messages</th><th>bytes</th></tr></thead><tbody>\n",
           out);
-    for (int i = 0; i < j->ncells; i++)
-        fprintf(out, "<tr><td>%d</td><td>%d</td><td>%lld</td><td data-v=\"%lld\">%lld</td></tr>\n",
-                j->cells[i].sender, j->cells[i].receiver, j->cells[i].msgs, j->cells[i].bytes,
-                j->cells[i].bytes);
+    /* the heaviest pairs; every pair is in p2p.csv and report.json */
+    int shown = 0;
+    for (int i = 0; i < j->ncells && shown < P2P_ROWS; i++)
+        if (heavy_rank(j, i) < P2P_ROWS) {
+            fprintf(out, "<tr><td>%d</td><td>%d</td><td>%lld</td><td data-v=\"%lld\">%lld</td></tr>\n",
+                    j->cells[i].sender, j->cells[i].receiver, j->cells[i].msgs, j->cells[i].bytes,
+                    j->cells[i].bytes);
+            shown++;
+        }
     fputs("</tbody></table>\n<h3 id=\"collectives\">Collectives by call and root</h3>\n<table "
           "class=\"sortable\">"
           "<thead><tr><th>call</th><th>root</th><th>calls (all ranks)</th><th>bytes put in</th></tr></thead>"

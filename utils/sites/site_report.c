@@ -43,12 +43,12 @@ void sites_attach(report_job_t *job)
     if (!j) return;
     sites_job_init(j, job->nprocs);
     snprintf(j->off_reason, sizeof j->off_reason, "%s", why_off);
-    job->extra =
-        (report_extra_t){.arg = j,
-                         .json = json,
-                         .html_top = html_top,
-                         .html = html,
-                         .html_nav = "<a href=\"#findings\">Findings</a><a href=\"#sites\">Call sites</a>"};
+    job->extra = (report_extra_t){.arg = j,
+                                  .json = json,
+                                  .html_top = html_top,
+                                  .html = html,
+                                  .html_nav = "<a href=\"#findings\">Findings</a><a href=\"#sites\">Call "
+                                              "sites</a><a href=\"#p2p\">Program matrix</a>"};
 }
 
 void sites_finish(report_job_t *job)
