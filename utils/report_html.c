@@ -489,7 +489,8 @@ static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
         for (int a = r; a < n; a++) {
             if (report_rank_missing(job, a) || strcmp(job->hosts[a], job->hosts[r])) continue;
             int b = a;
-            while (b + 1 < n && !report_rank_missing(job, b + 1) && strcmp(job->hosts[b + 1], job->hosts[r]) == 0)
+            while (b + 1 < n && !report_rank_missing(job, b + 1) &&
+                   strcmp(job->hosts[b + 1], job->hosts[r]) == 0)
                 b++;
             if (b > a)
                 fprintf(out, "%s%d-%d", sep, a, b);

@@ -77,10 +77,10 @@
 #include "report_snapshot.h"
 #include "site_table.h"
 
-#define SNAP_WAIT_MS 10000 /* a handler waits at most this long for the state */
-#define NODE_WAIT_MS 2000  /* and then at most this long for the node's other ranks */
+#define SNAP_WAIT_MS      10000 /* a handler waits at most this long for the state */
+#define NODE_WAIT_MS      2000  /* and then at most this long for the node's other ranks */
 #define PERIOD_DEFAULT_MS 10000 /* --snapshot-period when not given (doc/performance.md: its cost) */
-#define NSIG_OURS    3
+#define NSIG_OURS         3
 
 static const int our_sigs[NSIG_OURS] = {SIGTERM, SIGINT, SIGUSR1};
 static struct sigaction prog[NSIG_OURS]; /* the program's disposition of each */
@@ -253,11 +253,20 @@ static void node_wait(void)
     }
 }
 
+static long long signal_at_ns = -1; /* when the last SIGTERM or SIGINT reached the handler */
+
+double snap_since_signal_s(void)
+{
+    long long at = __atomic_load_n(&signal_at_ns, __ATOMIC_ACQUIRE);
+    return at < 0 ? -1 : (double)(sites_now_ns() - at) * 1e-9;
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
     int saved = errno, i = which(sig);
     if (i < 0) return;
     if (live && getpid() == owner) {
+        if (sig != SIGUSR1) __atomic_store_n(&signal_at_ns, sites_now_ns(), __ATOMIC_RELEASE);
         unsigned char b = (unsigned char)sig;
         if (write(req_pipe[1], &b, 1) == 1 && sig != SIGUSR1) {
             struct pollfd p = {.fd = done_pipe[0], .events = POLLIN};
