@@ -4,13 +4,14 @@
 # on the test's own Slurm (common/slurm.sh: Debian's slurm-wlm, started and
 # stopped by the test; it skips, saying why, where Slurm cannot start),
 # with the machine loaded by one busy loop per core (started here, killed
-# at the end).  report_hang.c's ring deadlock at 4 ranks, JOBS jobs
-# (default 4) submitted together and running side by side (the partition
-# shares each core between up to 4 jobs): one minute is Slurm's smallest
-# time limit and slurmctld checks it about every 30 s, so each job takes 60
-# to 90 s, and 20 jobs one after the other would take half an hour; 4 side
-# by side load the node more (16 ranks and 2 busy loops on 2 cores) in 2
-# minutes.  KillWait=5 keeps the time from Slurm's SIGTERM to its SIGKILL
+# at the end).  report_hang.c's ring deadlock at 4 ranks, MPIT_HANG_JOBS
+# jobs (default 8) submitted together and running side by side (the
+# partition shares each of the 2 cores between up to 4 jobs: 8 at a time,
+# more wait for the next wave): one minute is Slurm's smallest time limit
+# and slurmctld checks it about every 30 s, so each job takes 60 to 90 s,
+# and 20 jobs one after the other would take half an hour; 8 side by side
+# load the node more (32 ranks and 2 busy loops on 2 cores) in 2 minutes.
+# (20 jobs, 3 waves, in about 4 minutes: MPIT_HANG_JOBS=20.)  KillWait=5 keeps the time from Slurm's SIGTERM to its SIGKILL
 # short (30 s by default).  The job ends on Slurm's time limit alone: no
 # watchdog, no signal from the test.  Checked for every job:
 # - Slurm ended it at its time limit (its state TIMEOUT);
@@ -19,7 +20,7 @@
 # - `--merge` opens with the cycle of 4 ranks, "4 ranks on 1 host".
 # Said on the ok line: the time from SIGTERM's arrival to each state.
 # flavors: openmpi
-# timeout: 400
+# timeout: 600
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
@@ -33,7 +34,7 @@ slurm_check
 command -v sbatch >/dev/null && command -v squeue >/dev/null || slurm_skip "sbatch or squeue is not installed"
 $MPICC -g -O0 -Wall -Wextra -Werror "$here/report_hang.c" -o report_hang || { echo "FAIL: cannot build report_hang"; exit 1; }
 slurm_start KillWait=5
-jobs=${MPIT_HANG_JOBS:-4}
+jobs=${MPIT_HANG_JOBS:-8}
 np=4
 
 busy=
@@ -52,13 +53,14 @@ EOF
   id=$(sbatch --parsable -n $np -O -t 1 -J ring$j -o "$d.out" -e "$d.err" job.$j.sh) || { fail "sbatch refused job $j"; continue; }
   ids="$ids $id"
 done
-# until Slurm has ended them all (bounded: 240 s)
-for _ in $(seq 1200); do
+# until Slurm has ended them all (bounded: 150 s a wave of 8)
+waves=$(((jobs + 7) / 8))
+for _ in $(seq $((waves * 750))); do
   [ -z "$(squeue -h -j "$(echo $ids | tr ' ' ',')" 2>/dev/null)" ] && break
   sleep 0.2
 done
 stop_busy
-[ -z "$(squeue -h -j "$(echo $ids | tr ' ' ',')" 2>/dev/null)" ] || { fail "jobs still there after 240 s: $(squeue -h)"; slurm_logs; }
+[ -z "$(squeue -h -j "$(echo $ids | tr ' ' ',')" 2>/dev/null)" ] || { fail "jobs still there after $((waves * 150)) s: $(squeue -h)"; slurm_logs; }
 
 good=0
 : >latency.txt
