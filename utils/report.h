@@ -99,7 +99,7 @@ typedef struct report_series {
 
 typedef struct report_job {
     int nprocs;
-    char (*hosts)[REPORT_HOST_LEN]; /* per rank */
+    char (*hosts)[REPORT_HOST_LEN]; /* per rank; "" in a merge: the rank left no state */
     double *elapsed;                /* per rank: seconds from MPI_Init to MPI_Finalize */
     char mpi_library[256];          /* first line of MPI_Get_library_version */
     char command[1024];             /* the program and its arguments */
@@ -210,6 +210,11 @@ void report_compute(report_job_t *job);
 
 /* Renderings.  Return 0, or -1 on an output error. */
 int report_write_table(FILE *out, const report_job_t *job);
+/* A merge's rank with no state (report_job_t.partial, no host), and the
+ * hosts of the ranks that have one (*nmissing: how many have none; may be
+ * NULL): a rank that left nothing is named missing, never a host. */
+int report_rank_missing(const report_job_t *job, int r);
+int report_count_hosts(const report_job_t *job, int *nmissing);
 int report_write_csv(FILE *out, const report_job_t *job);
 int report_write_json(FILE *out, const report_job_t *job);
 /* report.json's document (the extra hook's members included), written

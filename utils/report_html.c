@@ -58,11 +58,14 @@ static const char SCRIPT[] =
 static double max_elapsed(const report_job_t *job, double *lo)
 {
     double m = 0;
-    *lo = job->nprocs ? job->elapsed[0] : 0;
+    *lo = -1;
     for (int r = 0; r < job->nprocs; r++) {
+        if (report_rank_missing(job, r)) continue; /* no state: no time */
+        if (*lo < 0) *lo = job->elapsed[r];
         if (job->elapsed[r] > m) m = job->elapsed[r];
         if (job->elapsed[r] < *lo) *lo = job->elapsed[r];
     }
+    if (*lo < 0) *lo = 0;
     return m;
 }
 
@@ -478,11 +481,16 @@ static void write_skipped_body(FILE *out, const report_job_t *job, int ndefault,
 /* ---- the run: hosts with their ranks as ranges ("0-1, 4") */
 static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
 {
-    int n = job->nprocs;
+    int n = job->nprocs, nmissing = 0;
     *nhosts = 0;
     for (int r = 0; r < n; r++) {
+        if (report_rank_missing(job, r)) {
+            nmissing++;
+            continue;
+        }
         int seen = 0;
-        for (int q = 0; q < r && !seen; q++) seen = strcmp(job->hosts[q], job->hosts[r]) == 0;
+        for (int q = 0; q < r && !seen; q++)
+            seen = !report_rank_missing(job, q) && strcmp(job->hosts[q], job->hosts[r]) == 0;
         if (seen) continue;
         fputs(*nhosts ? "; " : "", out);
         (*nhosts)++;
@@ -490,9 +498,11 @@ static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
         fputs(": rank", out);
         const char *sep = " ";
         for (int a = r; a < n; a++) {
-            if (strcmp(job->hosts[a], job->hosts[r])) continue;
+            if (report_rank_missing(job, a) || strcmp(job->hosts[a], job->hosts[r])) continue;
             int b = a;
-            while (b + 1 < n && strcmp(job->hosts[b + 1], job->hosts[r]) == 0) b++;
+            while (b + 1 < n && !report_rank_missing(job, b + 1) &&
+                   strcmp(job->hosts[b + 1], job->hosts[r]) == 0)
+                b++;
             if (b > a)
                 fprintf(out, "%s%d-%d", sep, a, b);
             else
@@ -501,6 +511,11 @@ static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
             a = b;
         }
     }
+    if (!nmissing) return;
+    fputs(*nhosts ? "; " : "", out);
+    const char *sep = "";
+    for (int r = 0; r < n; r++)
+        if (report_rank_missing(job, r)) fprintf(out, "%srank %d: no state", sep, r), sep = ", ";
 }
 
 static void write_run(FILE *out, const report_job_t *job)
@@ -522,9 +537,9 @@ static void write_run(FILE *out, const report_job_t *job)
     report_fmt_seconds(took, sizeof took, hi);
     report_fmt_seconds(least, sizeof least, lo);
     fprintf(out,
-            "</dd>\n<dt>duration</dt><dd id=\"duration\" data-v=\"%.9f\">%s from MPI_Init to MPI_Finalize "
+            "</dd>\n<dt>duration</dt><dd id=\"duration\" data-v=\"%.9f\">%s from MPI_Init to %s "
             "(the longest rank; the shortest %s)</dd>\n",
-            hi, took, least);
+            hi, took, job->partial ? "the last state taken" : "MPI_Finalize", least);
     fputs("<dt>the tool's cost</dt><dd>", out);
     if (job->tool_cost_measured)
         fprintf(
@@ -569,7 +584,11 @@ int report_write_html(FILE *out, const report_job_t *job)
             job->nprocs == 1 ? "" : "s", STYLE);
     fputs("<h1>papi-mpit-report</h1>\n<p class=\"lead\"><code>", out);
     H(out, job->command[0] ? job->command : "(unknown program)");
-    fprintf(out, "</code>: %d rank%s on ", job->nprocs, job->nprocs == 1 ? "" : "s");
+    int nmissing;
+    report_count_hosts(job, &nmissing);
+    fprintf(out, "</code>: %d rank%s", job->nprocs, job->nprocs == 1 ? "" : "s");
+    if (nmissing) fprintf(out, ", %d with a state,", job->nprocs - nmissing);
+    fputs(" on ", out);
     FILE *null = fopen("/dev/null", "w");
     nhosts = 1;
     if (null) write_hosts(null, job, &nhosts), fclose(null);

@@ -1046,7 +1046,11 @@ static void write_state(int reason, int signo, void *arg)
     if (f) {
         fwrite(more, 1, m, f);
         fwrite(rec, 1, (size_t)len, f);
-        fprintf(f, "D\t%.6f\n", monotonic_s() - t0); /* what writing it took */
+        /* what writing it took; on a signal, also the time from its arrival */
+        if (reason == SNAP_SIGNAL)
+            fprintf(f, "D\t%.6f\t%.6f\n", monotonic_s() - t0, snap_since_signal_s());
+        else
+            fprintf(f, "D\t%.6f\n", monotonic_s() - t0);
         /* no fsync: a killed process's writes are in the kernel already, and
          * the time counts when mpirun kills the other ranks once one ends */
         if (fflush(f)) err = errno;

@@ -320,15 +320,34 @@ static double max_elapsed(const report_job_t *job)
     return m;
 }
 
-static int count_hosts(const report_job_t *job)
+int report_rank_missing(const report_job_t *job, int r) { return job->partial && !job->hosts[r][0]; }
+
+int report_count_hosts(const report_job_t *job, int *nmissing)
 {
-    int n = 0;
+    int n = 0, gone = 0;
     for (int r = 0; r < job->nprocs; r++) {
+        if (report_rank_missing(job, r)) { /* no state: its host is not known, and is not one */
+            gone++;
+            continue;
+        }
         int seen = 0;
-        for (int q = 0; q < r && !seen; q++) seen = strcmp(job->hosts[q], job->hosts[r]) == 0;
+        for (int q = 0; q < r && !seen; q++)
+            seen = !report_rank_missing(job, q) && strcmp(job->hosts[q], job->hosts[r]) == 0;
         n += !seen;
     }
+    if (nmissing) *nmissing = gone;
     return n;
+}
+
+/* the ranks that left no state, a line each (at most 32, then how many more) */
+static void write_missing(FILE *out, const report_job_t *job)
+{
+    int k = 0, total = 0;
+    for (int r = 0; r < job->nprocs; r++) total += report_rank_missing(job, r);
+    for (int r = 0; r < job->nprocs && k < 32; r++)
+        if (report_rank_missing(job, r))
+            fprintf(out, "  rank %d: no state (killed before writing it, or snapshots off there)\n", r), k++;
+    if (total > k) fprintf(out, "  and %d more ranks: no state\n", total - k);
 }
 
 /* ---- the sampled maxima */
@@ -423,12 +442,14 @@ static void write_top_senders(FILE *out, const report_job_t *job)
 
 int report_write_table(FILE *out, const report_job_t *job)
 {
-    int nhosts = count_hosts(job);
-    char took[32];
+    int nmissing, nhosts = report_count_hosts(job, &nmissing);
+    char took[32], with[48] = "";
     report_fmt_seconds(took, sizeof took, max_elapsed(job));
-    fprintf(out, "papi-mpit-report: %d rank%s on %d host%s, %s from MPI_Init to %s\n", job->nprocs,
-            job->nprocs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", took,
+    if (nmissing) snprintf(with, sizeof with, ", %d with a state,", job->nprocs - nmissing);
+    fprintf(out, "papi-mpit-report: %d rank%s%s on %d host%s, %s from MPI_Init to %s\n", job->nprocs,
+            job->nprocs == 1 ? "" : "s", with, nhosts, nhosts == 1 ? "" : "s", took,
             job->partial ? "the last state taken (the run ended early)" : "MPI_Finalize");
+    write_missing(out, job);
     if (job->mpi_library[0]) fprintf(out, "  MPI: %s\n", job->mpi_library);
     if (job->command[0]) fprintf(out, "  program: %s\n", job->command);
     char sampling[2048];
@@ -685,8 +706,9 @@ json_t *report_json(const report_job_t *job)
     }
     bad |= sampling_json(o, job);
     for (int r = 0; r < job->nprocs; r++) {
-        bad |= PUSH(hosts, report_json_string(job->hosts[r]));
-        bad |= PUSH(elapsed, report_json_fixed9(job->elapsed[r]));
+        /* a merge's rank with no state: null, not a host of its own */
+        bad |= PUSH(hosts, report_rank_missing(job, r) ? json_null() : report_json_string(job->hosts[r]));
+        bad |= PUSH(elapsed, report_rank_missing(job, r) ? json_null() : report_json_fixed9(job->elapsed[r]));
     }
     bad |= SET(o, "hosts", hosts);
     bad |= SET(o, "rank_elapsed_s", elapsed);
