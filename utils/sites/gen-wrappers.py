@@ -6,10 +6,15 @@
 OUT.c has one wrapper per row: it times the call, charges it to the caller's
 site (site_table.h) and hands the row's roles (count, datatype, peer, ...) to
 the helpers of its kind; the call itself is made through the PMPI_ name only.
+Then, for each row, the Fortran entry points in five spellings (mpi_send_,
+mpi_send__, mpi_send, MPI_SEND, mpi_send_f08_; site_fortran.h): the same
+accounting on the C handles PMPI_*_f2c gives, the call made through the
+MPI's own Fortran entry below (pmpi_send_ ...).
 OUT-names.h has the names by index (SITES_FN_*), for the records.  The same
 output serves every MPI family: it is compiled against each family's mpi.h,
 and rows newer than the library (since > MPI_VERSION) or for MPI-IO where the
-library has none are left out by the preprocessor.
+library has none are left out by the preprocessor, and the Fortran entry
+points where the header has no Fortran ABI (the standard ABI's).
 """
 import re
 import sys
