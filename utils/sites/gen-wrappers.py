@@ -216,7 +216,7 @@ def fwrapper(row, idx):
     if batch:
         reqs, n = roles["reqs"], fmap["n"]
         if kind in ("waitany", "testany"):
-            before = (f"MPI_Fint own_fst[SITES_F_STATUS], *fst = sites_f_status(own_fst, {roles['status']}); "
+            before = (f"MPI_Fint own_fst[SITES_F_STATUS] = {{0}}, *fst = sites_f_status(own_fst, {roles['status']}); "
                       f"sites_f_batch_t fb; sites_f_batch_begin(&fb, {reqs}, {n}, NULL);")
             after = f"sites_f_batch_one(&fb, (int)*{roles['index']}, fst);"
             call = ["fst" if p["role"] == "status" else p["name"] for p in params]
@@ -235,7 +235,7 @@ def fwrapper(row, idx):
         if "STATUS_OWN" in before:
             st = roles.get("status")
             before = before.replace(f"STATUS_OWN($status);",
-                                    f"MPI_Fint own_fst[SITES_F_STATUS], *fst = sites_f_status(own_fst, {st}); "
+                                    f"MPI_Fint own_fst[SITES_F_STATUS] = {{0}}, *fst = sites_f_status(own_fst, {st}); "
                                     "MPI_Status own_st, *st = &own_st;")
             after = "sites_f_status_c(fst, st); " + after
             call = ["fst" if p["role"] == "status" else p["name"] for p in params]
