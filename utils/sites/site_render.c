@@ -288,10 +288,7 @@ static void write_matrix_text(FILE *out, const sites_job_t *j)
 
 int sites_write_table(FILE *out, const sites_job_t *j)
 {
-    if (!j->nsites) {
-        if (j->off_reason[0]) fprintf(out, "call sites: none recorded (%s)\n", j->off_reason);
-        return ferror(out) ? -1 : 0;
-    }
+    if (!j->nsites) return ferror(out) ? -1 : 0; /* said at the top (sites_unseen_line) */
     int n = j->nsites < TOP_SITES ? j->nsites : TOP_SITES;
     fprintf(out,
             "\ncall sites (%d of %d, by time in the call over all ranks; every site in sites.csv with -o):\n",

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "report_handles.h"
+#include "site_fortran.h"
 #include "site_table.h"
 
 /* counts: atomic where the program's threads may call MPI at once, plain
@@ -730,6 +731,9 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
     PMPI_Comm_create_keyval(copy_none, delete_table, &comm_keyval, NULL);
     PMPI_Win_create_keyval(win_copy_none, win_delete_table, &win_keyval, NULL);
     dl_iterate_phdr(find_fortran, NULL);
+#if defined(SITES_F_WRAPPED)
+    sites_f_begin();
+#endif
     /* backtrace loads its unwinder on first use: here, not inside a call */
     void *f[2];
     backtrace(f, 2);

@@ -3,7 +3,8 @@
  * record, per call site of the program, per peer and per collective.
  *
  * A site is the caller's return address: the instruction after the call in
- * the program (for MPICH's Fortran layer, which calls the C MPI_ names, the
+ * the program (the Fortran entry points' caller, site_fortran.h; for a C
+ * call from inside MPICH's Fortran layer, which calls the C MPI_ names, the
  * first frame outside that layer).  Everything here runs inside the
  * program's MPI calls, from any thread: fixed tables allocated at
  * sites_begin, claimed and counted with atomics, no lock, no allocation
