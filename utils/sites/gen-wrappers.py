@@ -4,7 +4,7 @@
     gen-wrappers.py TABLE OUT.c OUT-names.h
 
 OUT.c has one wrapper per row: it times the call, charges it to the caller's
-site (site_table.h) and hands the row's roles (count, datatype, peer, ...) to
+site (site_table.h; sites_capture finds the program's line behind a library) and hands the row's roles (count, datatype, peer, ...) to
 the helpers of its kind; the call itself is made through the PMPI_ name only.
 OUT-names.h has the names by index (SITES_FN_*), for the records.  The same
 output serves every MPI family: it is compiled against each family's mpi.h,
@@ -142,6 +142,7 @@ def wrapper(row, idx):
         lines.append(f"    sites_forget(*{roles['req']});")
     lines += [
         f"    if (!sites_enter(&c, {idx}, __builtin_return_address(0))) return P{name}({args});",
+        "    sites_capture(&c);",
     ]
     lines.append("    " + mark(row))
     if before:
