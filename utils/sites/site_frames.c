@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unwind.h>
 
+#include "report_env.h"
 #include "site_frames.h"
 #include "site_table.h"
 
@@ -82,6 +83,7 @@ static char user_libs[USER_LIBS][64]; /* --site-libs: file name globs */
 static int nuser_libs;
 static int depth = SITES_DEPTH_DEFAULT;
 static int python_ok;
+static int chains_on = 1; /* PAPI_MPIT_REPORT_SITE_CHAINS=0: every call walks (bench/report_sites_depth.sh) */
 
 /* a glob of * and ? against a whole name, no allocation */
 static int glob_match(const char *p, const char *s)
@@ -161,7 +163,36 @@ int sites_module_class(uintptr_t pc)
     return cls;
 }
 
-/* ---- the walk */
+/* ---- the walk, and the chains it learnt
+ *
+ * _Unwind_Backtrace costs about 0.25 us a frame here (doc/performance.md),
+ * paid by every call made inside a library.  So each walk that reaches the
+ * program is kept as a chain: for the wrapper's return address and the
+ * caller's, where each library frame's canonical frame address (CFA) lies
+ * from sites_capture's own frame, and its return address.  The next call
+ * with the same two return addresses checks the chain against the stack,
+ * frame by frame (each library frame's return address where the chain says
+ * it is), and reads the program's return address from the last one's slot:
+ * a few loads instead of a walk.  A chain is kept only when every library
+ * frame in it has a fixed size (no frame pointer: a function with alloca
+ * or a variable-length array keeps one, and its frame may differ between
+ * calls), so each slot read is inside a frame already checked.  Chains are
+ * written under a sequence number (odd while written), read without a lock. */
+#define CHAIN_MAX 8
+#define CHAINS    256
+typedef struct chain {
+    unsigned seq;
+    uintptr_t wpc, pc;           /* key: the wrapper's return address (which wrapper) and the caller's */
+    int n;                       /* library frames L1 (the caller) .. Ln */
+    int none;                    /* 1: L(n + 1) is a library frame too, beyond the depth */
+    long off[CHAIN_MAX + 2];     /* off[i]: the slot of Li's return address, from sites_capture's frame
+                                      (off[n + 1]: the program's) */
+    uintptr_t ip[CHAIN_MAX + 2]; /* ip[i]: Li's return address (ip[1] = pc) */
+} chain_t;
+static chain_t chains[CHAINS];
+
+/* In a backtrace callback, _Unwind_GetCFA gives the frame's stack pointer
+ * (its callee's CFA): the frame's return address lies just below it. */
 typedef struct walk {
     uintptr_t from;  /* the caller's return address: the walk starts above it */
     int started;     /* its frame was seen */
@@ -169,27 +200,83 @@ typedef struct walk {
     int left;        /* frames that may still be looked at */
     uintptr_t found; /* the program's frame */
     int python;      /* met mpi4py's module on the way */
+    int beyond;      /* stopped at a library frame beyond the depth */
+    /* what a chain needs */
+    int n, fixed;
+    uintptr_t slot[CHAIN_MAX + 2], ip[CHAIN_MAX + 2], rbp[CHAIN_MAX + 1];
 } walk_t;
 
 static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 {
     walk_t *w = arg;
-    uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx);
+    uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx), sp = (uintptr_t)_Unwind_GetCFA(ctx);
     if (!w->started) {
-        if (ip == w->from) w->started = 1;
-        return ++w->below > 8 && !w->started ? _URC_END_OF_STACK : _URC_NO_REASON;
+        if (ip != w->from) return ++w->below > 8 ? _URC_END_OF_STACK : _URC_NO_REASON;
+        w->started = 1;
     }
-    int cls = sites_module_class(ip - 1); /* ip is a return address: the call is before it */
-    if (cls == SITES_MOD_MPI) return _URC_NO_REASON;
-    if (cls == SITES_MOD_PYTHON) {
-        w->python = 1;
-        return _URC_END_OF_STACK;
+    if (w->n > 0) { /* above the caller */
+        /* the frame below keeps a frame pointer (rbp = its CFA - 16): its size may vary */
+        if (w->rbp[w->n] == sp - 16) w->fixed = 0;
+        int cls = sites_module_class(ip - 1); /* ip is a return address: the call is before it */
+        if (cls == SITES_MOD_PYTHON) {
+            w->python = 1;
+            return _URC_END_OF_STACK;
+        }
+        if (cls == SITES_MOD_PROGRAM) {
+            w->found = ip;
+            w->slot[w->n + 1] = sp - 8;
+            return _URC_END_OF_STACK;
+        }
+        if (cls != SITES_MOD_MPI && --w->left <= 0) {
+            w->beyond = 1;
+            w->slot[w->n + 1] = sp - 8;
+            w->ip[w->n + 1] = ip;
+            return _URC_END_OF_STACK;
+        }
     }
-    if (cls == SITES_MOD_PROGRAM) {
-        w->found = ip;
-        return _URC_END_OF_STACK;
+    /* a library frame (the caller is the first): kept for the chain */
+    if (w->n < CHAIN_MAX) {
+        w->n++;
+        w->slot[w->n] = sp - 8;
+        w->ip[w->n] = ip;
+        w->rbp[w->n] = (uintptr_t)_Unwind_GetGR(ctx, 6);
+    } else {
+        w->fixed = 0;
     }
-    return --w->left > 0 ? _URC_NO_REASON : _URC_END_OF_STACK;
+    return _URC_NO_REASON;
+}
+
+static void chain_keep(chain_t *e, uintptr_t wpc, uintptr_t base, const walk_t *w)
+{
+    unsigned q = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
+    if ((q & 1) || !__atomic_compare_exchange_n(&e->seq, &q, q + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        return; /* another thread writes it */
+    e->wpc = wpc, e->pc = w->from, e->n = w->n, e->none = w->beyond;
+    for (int i = 1; i <= w->n + 1; i++) e->off[i] = (long)(w->slot[i] - base);
+    for (int i = 1; i <= w->n + w->beyond; i++) e->ip[i] = w->ip[i];
+    __atomic_store_n(&e->seq, q + 2, __ATOMIC_RELEASE);
+}
+
+/* the program's return address by a kept chain, 1 when the chain says
+ * none within the depth, 0 when it does not hold */
+static uintptr_t chain_follow(const chain_t *e, uintptr_t wpc, uintptr_t pc, uintptr_t base)
+{
+    unsigned q = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+    if (q == 0 || (q & 1)) return 0;
+    chain_t c;
+    c.wpc = e->wpc, c.pc = e->pc, c.n = e->n, c.none = e->none;
+    if (c.wpc != wpc || c.pc != pc || c.n < 1 || c.n > CHAIN_MAX) return 0;
+    memcpy(c.off, e->off, sizeof c.off);
+    memcpy(c.ip, e->ip, sizeof c.ip);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) != q) return 0;
+    /* frame by frame: each return address where the chain says it is */
+    if (*(const uintptr_t *)(base + (uintptr_t)c.off[1]) != pc) return 0;
+    for (int i = 2; i <= c.n + c.none; i++)
+        if (*(const uintptr_t *)(base + (uintptr_t)c.off[i]) != c.ip[i]) return 0;
+    if (c.none) return 1;
+    uintptr_t prog = *(const uintptr_t *)(base + (uintptr_t)c.off[c.n + 1]);
+    return sites_module_class(prog - 1) == SITES_MOD_PROGRAM ? prog : 0;
 }
 
 static void python_line(sites_call_t *c)
@@ -210,21 +297,35 @@ __attribute__((noinline)) void sites_capture(sites_call_t *c)
         python_line(c);
         return;
     }
-    /* the caller is a library, or the MPI's own layer: walk up */
-    walk_t w = {.from = pc, .left = depth - (cls == SITES_MOD_MPI ? 0 : 1)};
-    if (w.left <= 0 && cls != SITES_MOD_MPI) {
+    /* the caller is a library, or the MPI's own layer: a kept chain, else a walk */
+    int left = depth - (cls == SITES_MOD_MPI ? 0 : 1);
+    if (left <= 0 && cls != SITES_MOD_MPI) {
         c->how = SITES_PROG_NONE;
         return;
     }
-    if (w.left <= 0) w.left = 1;
+    uintptr_t base = (uintptr_t)__builtin_frame_address(0), wpc = (uintptr_t)__builtin_return_address(0);
+    chain_t *e = &chains[(unsigned)(((wpc >> 2) ^ (pc * 0x9E3779B1u)) % CHAINS)];
+    uintptr_t prog = chains_on ? chain_follow(e, wpc, pc, base) : 0;
+    if (prog == 1) {
+        c->how = SITES_PROG_NONE;
+        return;
+    }
+    if (prog) {
+        c->how = SITES_PROG_NATIVE;
+        c->prog = prog;
+        return;
+    }
+    walk_t w = {.from = pc, .left = left > 0 ? left : 1, .fixed = 1};
     _Unwind_Backtrace(step, &w);
     if (w.python) {
         python_line(c);
     } else if (w.found) {
         c->how = SITES_PROG_NATIVE;
         c->prog = w.found;
+        if (w.fixed && w.n >= 1) chain_keep(e, wpc, base, &w);
     } else {
         c->how = SITES_PROG_NONE;
+        if (w.beyond && w.fixed && w.n >= 1) chain_keep(e, wpc, base, &w);
     }
 }
 
@@ -241,6 +342,8 @@ void sites_frames_begin(int d, const char *libs, char *why, size_t len)
         p += n + (p[n] == ',');
     }
     memset(mods, 0, sizeof mods);
+    memset(chains, 0, sizeof chains);
+    chains_on = report_bool_env("PAPI_MPIT_REPORT_SITE_CHAINS", 1);
     last_lo = last_hi = 0;
     why[0] = '\0';
     python_ok = sites_py_begin(why, len) == 0;
