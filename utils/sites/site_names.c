@@ -130,6 +130,13 @@ static void name_site(sessions_t *all, site_agg_t *s)
 
 void sites_name_all(sites_job_t *j)
 {
+    /* elfutils' default places, then the user's (--debug-dir): each absolute
+     * directory is searched for DIR/.build-id/xx/rest.debug and for the
+     * .gnu_debuglink name */
+    const char *more = getenv("PAPI_MPIT_REPORT_DEBUG_DIR");
+    char path[4096];
+    snprintf(path, sizeof path, ":.debug:/usr/lib/debug%s%s", more && *more ? ":" : "", more ? more : "");
+    debuginfo_path = path;
     sessions_t all = {0};
     for (int i = 0; i < j->nsites; i++) name_site(&all, &j->sites[i]);
     for (int i = 0; i < all.n; i++) {
@@ -147,4 +154,5 @@ void sites_name_all(sites_job_t *j)
         free(s->path);
     }
     free(all.s);
+    debuginfo_path = NULL;
 }
