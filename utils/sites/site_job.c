@@ -218,7 +218,7 @@ int sites_job_line(sites_job_t *j, int rank, char *line)
     int n = report_split(line + 2, '\t', f, 11);
     switch (kind) {
     case 'C':
-        if (n == 10) site_line(j, rank, f);
+        if (n == 10 || n == 6) site_line(j, rank, f); /* 6: a record of before the program lines */
         return 1;
     case 'T':
         if (n == 2) p2p_line(j, rank, f[0], f[1]);

@@ -139,13 +139,19 @@ static void set_slot(sites_current_t *s, int fn, uintptr_t pc, long long since, 
 
 static int world_rank(MPI_Comm comm, int rank);
 
+/* a snapshot names the program's line behind a library where there is one */
+static uintptr_t slot_pc(const sites_call_t *c)
+{
+    return c->how == SITES_PROG_NATIVE ? c->prog : (uintptr_t)c->pc;
+}
+
 void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm)
 {
     sites_current_t *s = slot();
     if (!s) return;
     int any = peer == MPI_ANY_SOURCE;
-    set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, any ? -1 : world_rank(comm, peer), tag, any,
-             tag == MPI_ANY_TAG, sites_key(comm));
+    set_slot(s, c->fn, slot_pc(c), c->t0, any ? -1 : world_rank(comm, peer), tag, any, tag == MPI_ANY_TAG,
+             sites_key(comm));
 }
 
 /* ---- the clock: ticks and ns at sites_begin, for the rate */
@@ -549,12 +555,12 @@ void sites_mark_requests(sites_call_t *c, const MPI_Request reqs[], int n)
     for (int i = 0; i < n; i++) {
         track_t *t = track_find(sites_key(reqs[i]));
         if (t && (t->state == TR_RECV || t->state == TR_PRECV)) {
-            set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, t->peer, t->tag, t->any_source, t->any_tag,
+            set_slot(s, c->fn, slot_pc(c), c->t0, t->peer, t->tag, t->any_source, t->any_tag,
                      sites_key(t->comm));
             return;
         }
     }
-    set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, -1, SITES_NO_TAG, 0, 0, 0);
+    set_slot(s, c->fn, slot_pc(c), c->t0, -1, SITES_NO_TAG, 0, 0, 0);
 }
 
 void sites_track_psend(sites_call_t *c, MPI_Request req, int count, MPI_Datatype type, int peer,
