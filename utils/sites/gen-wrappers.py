@@ -4,7 +4,7 @@
     gen-wrappers.py TABLE OUT.c OUT-names.h
 
 OUT.c has one wrapper per row: it times the call, charges it to the caller's
-site (site_table.h) and hands the row's roles (count, datatype, peer, ...) to
+site (site_table.h; sites_capture finds the program's line behind a library) and hands the row's roles (count, datatype, peer, ...) to
 the helpers of its kind; the call itself is made through the PMPI_ name only.
 Then, for each row, the Fortran entry points in five spellings (mpi_send_,
 mpi_send__, mpi_send, MPI_SEND, mpi_send_f08_; site_fortran.h): the same
@@ -150,6 +150,7 @@ def wrapper(row, idx):
         lines.append(f"    sites_forget(*{roles['req']});")
     lines += [
         f"    if (!sites_enter(&c, {idx}, __builtin_return_address(0))) return P{name}({args});",
+        "    sites_capture(&c);",
     ]
     lines.append("    " + mark(row))
     if before:
@@ -257,6 +258,7 @@ def fwrapper(row, idx):
     if kind == "free":
         body.append(f"sites_forget(PMPI_Request_f2c(*{roles['req']}));")
     body.append(f"if (!sites_enter(&c, {idx}, pc)) {{ next({args}); return; }}")
+    body.append("sites_capture(&c); /* the program's line behind a library (site_frames.h) */")
     body.append("MPI_Fint own_rc = MPI_SUCCESS, *rc = ierr ? ierr : &own_rc; /* mpi_f08: ierror is optional */")
     text = " ".join([before, mark, after])
     # handles the code uses, converted once after the entry

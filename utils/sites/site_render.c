@@ -313,6 +313,20 @@ int sites_write_table(FILE *out, const sites_job_t *j)
             "  waiting: receives posted at the site that found their message already in the unexpected queue "
             "(MPI_T events, %d rank%s); outside the program's calls: %lld\n",
             j->watched, j->watched == 1 ? "" : "s", j->found_outside);
+    int behind = 0, none = 0;
+    for (int i = 0; i < j->nsites; i++) {
+        behind += j->sites[i].how == SITES_PROG_NATIVE || j->sites[i].how == SITES_PROG_PYTHON;
+        none += j->sites[i].how == SITES_PROG_NONE || j->sites[i].how == SITES_PROG_NOPY;
+    }
+    if (behind || none)
+        fprintf(out,
+                "  %d site%s named by the program's line behind a library (sites.csv's via: the library's "
+                "line); %d inside a library with no program frame within --site-depth %d\n",
+                behind, behind == 1 ? "" : "s", none, j->depth);
+    if (j->frames_why[0]) fprintf(out, "  program lines: %s\n", j->frames_why);
+    for (int i = 0; i < j->nnolines; i++)
+        fprintf(out, "  no line information for %s (no -g, and no separate debug file found)\n",
+                j->nolines[i]);
     write_matrix_text(out, j);
     if (j->overflow_sites || j->overflow_colls || j->untracked)
         fprintf(
@@ -336,7 +350,7 @@ static void csv_text(FILE *out, const char *s)
 int sites_write_csv(FILE *out, const sites_job_t *j)
 {
     fputs("call,file,line,function,module,offset,calls,time_ns,ranks,time_min_ns,time_min_rank,time_mean_ns,"
-          "time_max_ns,time_max_rank,msgs_sent,bytes_sent,msgs_received,bytes_received\n",
+          "time_max_ns,time_max_rank,msgs_sent,bytes_sent,msgs_received,bytes_received,via\n",
           out);
     for (int i = 0; i < j->nsites; i++) {
         const site_agg_t *s = &j->sites[i];
@@ -348,9 +362,11 @@ int sites_write_csv(FILE *out, const sites_job_t *j)
         csv_text(out, s->func);
         fputc(',', out);
         csv_text(out, s->module);
-        fprintf(out, ",0x%lx,%lld,%lld,%d,%lld,%d,%.1f,%lld,%d,%lld,%lld,%lld,%lld\n", s->off, s->calls,
-                s->ns, s->nranks, lo >= 0 ? s->rank_ns[lo] : 0, lo, mean, hi >= 0 ? s->rank_ns[hi] : 0, hi,
+        fprintf(out, ",0x%lx,%lld,%lld,%d,%lld,%d,%.1f,%lld,%d,%lld,%lld,%lld,%lld,", s->off, s->calls, s->ns,
+                s->nranks, lo >= 0 ? s->rank_ns[lo] : 0, lo, mean, hi >= 0 ? s->rank_ns[hi] : 0, hi,
                 s->msgs_out, s->bytes_out, s->msgs_in, s->bytes_in);
+        csv_text(out, s->how == SITES_PROG_NATIVE || s->how == SITES_PROG_PYTHON ? s->via : "");
+        fputc('\n', out);
     }
     return ferror(out) ? -1 : 0;
 }
@@ -406,6 +422,20 @@ static json_t *site_json(const sites_job_t *j, const site_agg_t *s)
         "rank_time_ns", time, "rank_calls", calls);
     /* null where the MPI does not tell (no MPI_T event for it) */
     if (o) json_object_set_new(o, "found_waiting", j->watched ? json_integer(s->found) : json_null());
+    /* where the program line comes from (site_frames.h), and the library's
+     * caller frame behind it */
+    static const char *const how[] = {"own", "behind_library", "python", "not_found", "python_unreadable"};
+    if (o)
+        json_object_set_new(o, "program_line", json_string(s->how >= 0 && s->how <= 4 ? how[s->how] : "?"));
+    json_t *via = json_null();
+    if (s->how == SITES_PROG_NATIVE || s->how == SITES_PROG_PYTHON)
+        via =
+            json_pack("{s:s,s:s,s:i,s:s,s:s,s:I}", "label", s->via, "file", s->via_file, "line", s->via_line,
+                      "function", s->via_func, "module", s->module, "offset", (json_int_t)s->off);
+    if (o)
+        json_object_set_new(o, "via", via ? via : json_null());
+    else
+        json_decref(via);
     return o;
 }
 
@@ -443,6 +473,11 @@ int sites_json(json_t *obj, const sites_job_t *j)
     json_object_set_new(cs, "found_waiting_ranks", json_integer(j->watched));
     json_object_set_new(cs, "found_waiting_outside_calls",
                         j->watched ? json_integer(j->found_outside) : json_null());
+    json_t *nolines = json_array();
+    for (int i = 0; i < j->nnolines; i++) json_array_append_new(nolines, json_string(j->nolines[i]));
+    json_object_set_new(cs, "depth", json_integer(j->depth));
+    json_object_set_new(cs, "program_lines_off", j->frames_why[0] ? json_string(j->frames_why) : json_null());
+    json_object_set_new(cs, "modules_without_lines", nolines);
     /* the members of report.json's object, in this order */
     int bad = json_object_update(obj, doc);
     json_decref(doc);
@@ -528,6 +563,8 @@ int sites_write_html(FILE *out, const sites_job_t *j)
         hesc(out, s->label);
         fputs("</td><td>", out);
         hesc(out, s->func);
+        if (s->how == SITES_PROG_NATIVE || s->how == SITES_PROG_PYTHON)
+            fputs(" via ", out), hesc(out, s->via);
         fprintf(out,
                 "</td><td>%s</td><td data-v=\"%lld\">%lld</td><td data-v=\"%lld\">%s</td><td>%d</td><td "
                 "data-v=\"%lld\">%s</td><td data-v=\"%.0f\">%s</td><td data-v=\"%lld\">%s</td><td "
