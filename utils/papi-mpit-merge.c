@@ -21,7 +21,7 @@
 
 typedef struct snap {
     int rank, nprocs;
-    char *text;
+    char *path;
 } snap_t;
 
 typedef struct both {
@@ -48,6 +48,23 @@ static int text(FILE *out, const report_job_t *job)
     if (hang_write_text(out, both.hang) || sites_write_findings(out, both.sites, 0)) return -1;
     if (report_write_table(out, job)) return -1;
     return sites_write_table(out, both.sites);
+}
+
+/* report.txt is rendered once, into memory: stdout gets the same text (its
+ * tables go over every rank: rendering them twice doubled the cost) */
+static char *text_buf;
+static size_t text_len;
+static int text_render_once(const report_job_t *job)
+{
+    FILE *m = open_memstream(&text_buf, &text_len);
+    if (!m) return -1;
+    int rc = text(m, job);
+    return fclose(m) || rc ? -1 : 0;
+}
+static int text_copy(FILE *out, const report_job_t *job)
+{
+    (void)job;
+    return fwrite(text_buf, 1, text_len, out) == text_len ? 0 : -1;
 }
 
 static char *slurp(const char *path)
@@ -88,6 +105,57 @@ static void info_line(report_job_t *job, const char *text)
     if (f[2]) snprintf(job->command, sizeof job->command, "%s", f[2]);
 }
 
+/* The rank's files in dir, each checked by its first line (R rank nprocs):
+ * only their names are kept, each file is read when merged and freed
+ * after (memory grows with the ranks, not with their files' text).  -1
+ * when dir cannot be read. */
+static int list_snapshots(const char *dir, snap_t **out, int *nout)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, PFX "%s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    snap_t *snaps = NULL;
+    int nsnaps = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        int rank;
+        char tail[8];
+        if (sscanf(de->d_name, "snapshot.%d.tx%1s", &rank, tail) != 2 || strcmp(tail, "t") || rank < 0)
+            continue;
+        char path[4352], head[128] = "";
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        FILE *f = fopen(path, "r");
+        int r = -1, np = 0;
+        if (!f || !fgets(head, sizeof head, f) || sscanf(head, "R\t%d\t%d\t", &r, &np) != 2 || r != rank ||
+            np <= 0 || r >= np) {
+            fprintf(stderr, PFX "%s is not a rank's state: left out\n", path);
+            if (f) fclose(f);
+            continue;
+        }
+        fclose(f);
+        if (nsnaps == cap) {
+            cap = cap ? 2 * cap : 64;
+            snap_t *s = realloc(snaps, sizeof *s * (size_t)cap);
+            if (!s) {
+                fprintf(stderr, PFX "out of memory listing %s (%d files)\n", dir, nsnaps);
+                exit(1);
+            }
+            snaps = s;
+        }
+        snaps[nsnaps].path = strdup(path);
+        if (!snaps[nsnaps].path) {
+            fprintf(stderr, PFX "out of memory listing %s (%d files)\n", dir, nsnaps);
+            exit(1);
+        }
+        snaps[nsnaps].rank = r, snaps[nsnaps].nprocs = np, nsnaps++;
+    }
+    closedir(d);
+    *out = snaps, *nout = nsnaps;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -95,38 +163,11 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[1];
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, PFX "%s: %s\n", dir, strerror(errno));
-        return 2;
-    }
     snap_t *snaps = NULL;
-    int nsnaps = 0, cap = 0, nprocs = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        int rank;
-        char tail[8];
-        if (sscanf(de->d_name, "snapshot.%d.tx%1s", &rank, tail) != 2 || strcmp(tail, "t") || rank < 0)
-            continue;
-        char path[4352];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        char *t = slurp(path);
-        int r = -1, np = 0;
-        if (!t || sscanf(t, "R\t%d\t%d\t", &r, &np) != 2 || r != rank || np <= 0 || r >= np) {
-            fprintf(stderr, PFX "%s is not a rank's state: left out\n", path);
-            free(t);
-            continue;
-        }
-        if (nsnaps == cap) {
-            cap = cap ? 2 * cap : 64;
-            snap_t *s = realloc(snaps, sizeof *s * (size_t)cap);
-            if (!s) return 1;
-            snaps = s;
-        }
-        snaps[nsnaps++] = (snap_t){r, np, t};
-        if (np > nprocs) nprocs = np;
-    }
-    closedir(d);
+    int nsnaps = 0, nprocs = 0;
+    if (list_snapshots(dir, &snaps, &nsnaps)) return 2;
+    for (int i = 0; i < nsnaps; i++)
+        if (snaps[i].nprocs > nprocs) nprocs = snaps[i].nprocs;
     if (!nsnaps) {
         fprintf(stderr,
                 PFX "no snapshot.RANK.txt in %s: nothing to merge (a run leaves them with -o, and removes "
@@ -148,9 +189,21 @@ int main(int argc, char **argv)
                     snaps[i].rank, snaps[i].nprocs, nprocs);
             continue;
         }
-        hang_read(&hang, snaps[i].rank, snaps[i].text);
-        if (!job.command[0]) info_line(&job, snaps[i].text);
-        report_record_read(&job, &sites, snaps[i].rank, snaps[i].text);
+        errno = 0;
+        char *text = slurp(snaps[i].path);
+        if (!text && errno == ENOMEM) {
+            fprintf(stderr, PFX "out of memory reading %s (%d ranks)\n", snaps[i].path, nprocs);
+            return 1;
+        }
+        if (!text) {
+            fprintf(stderr, PFX "%s: %s: left out\n", snaps[i].path,
+                    errno ? strerror(errno) : "cannot read it");
+            continue;
+        }
+        hang_read(&hang, snaps[i].rank, text);
+        if (!job.command[0]) info_line(&job, text);
+        report_record_read(&job, &sites, snaps[i].rank, text);
+        free(text);
     }
     report_matrix_finish(&job);
     sites_job_finish(&sites);
@@ -164,10 +217,14 @@ int main(int argc, char **argv)
                          .html = html,
                          .html_nav = "<a href=\"#hang\">Why it hung</a><a href=\"#findings\">Findings</a><a "
                                      "href=\"#sites\">Call sites</a>"};
-    text(stdout, &job);
+    if (text_render_once(&job)) {
+        fprintf(stderr, PFX "out of memory writing the report of %d ranks\n", nprocs);
+        return 1;
+    }
+    text_copy(stdout, &job);
     fflush(stdout);
     static const char *const files[] = {"report.txt", "report.json", "report.html"};
-    int (*const render[])(FILE *, const report_job_t *) = {text, report_write_json, report_write_html};
+    int (*const render[])(FILE *, const report_job_t *) = {text_copy, report_write_json, report_write_html};
     int rc = 0;
     for (int i = 0; i < 3; i++)
         if (report_write_file(dir, files[i], &job, render[i])) {
@@ -180,7 +237,7 @@ int main(int argc, char **argv)
     hang_free(&hang);
     sites_job_free(&sites);
     report_job_free(&job);
-    for (int i = 0; i < nsnaps; i++) free(snaps[i].text);
-    free(snaps);
+    for (int i = 0; i < nsnaps; i++) free(snaps[i].path);
+    free(snaps), free(text_buf);
     return rc;
 }

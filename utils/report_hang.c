@@ -11,10 +11,20 @@
  * what r's receive sites got from s; no MPI here gives its unexpected
  * queue by sender and tag at a moment, so a mismatch is said as likely,
  * with what could not be checked.
+ *
+ * At any size: the graph is kept as edge lists (a collective left
+ * incomplete is one node between the ranks that entered it and those that
+ * did not, not an edge for every pair), the message counts as a hash of
+ * the pairs the files name, and cycles are found by one iterative
+ * depth-first walk (linear in ranks and edges, no recursion).  Ranks in
+ * the same state are said in one sentence: the same call, site, tag and
+ * communicator, waiting for a peer at the same distance ("their left
+ * neighbour") or for the same rank.
  */
 #include <jansson.h>
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,29 +35,132 @@
 #include "site_fn.h"
 #include "site_job.h"
 
-#define MAX_FINDINGS 12
+#define MAX_CYCLES    5  /* deadlocks named */
+#define CYCLE_LISTED  8  /* a cycle up to this long is said member by member */
+#define STATES_SAID   6  /* states in a cycle's sentence, then how many more */
+#define WHERE_LINES   16 /* lines of "where each rank was", then how many more */
+#define FINDINGS_EACH 8  /* collectives or mismatches said one by one, then how many more */
+#define RANGES_SAID   12 /* ranges of a list of ranks, then how many more */
+
+/* ---- memory: every allocation checked; a merge that cannot hold its
+ * states says so and ends, never a partial or crashed report */
+static void *hang_alloc(size_t n, size_t size, const char *what)
+{
+    void *p = size && n > SIZE_MAX / size ? NULL : calloc(n ? n : 1, size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "papi-mpit-report: --merge: out of memory: %zu x %zu bytes for %s\n", n, size, what);
+        exit(1);
+    }
+    return p;
+}
+
+static void *hang_grow(void *p, size_t n, size_t size, const char *what)
+{
+    void *q = size && n > SIZE_MAX / size ? NULL : realloc(p, n * size);
+    if (!q) {
+        fprintf(stderr, "papi-mpit-report: --merge: out of memory: %zu x %zu bytes for %s\n", n, size, what);
+        exit(1);
+    }
+    return q;
+}
+
+static char *hang_strdup(const char *s, const char *what)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(hang_alloc(n, 1, what), s, n);
+}
+
+/* ---- text of any length */
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+} sbuf_t;
+
+static void sb_printf(sbuf_t *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+    va_end(ap);
+    if (w < 0) return;
+    if (!b->s || b->n + (size_t)w + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + (size_t)w + 1) cap *= 2;
+        b->s = hang_grow(b->s, cap, 1, "a sentence");
+        b->cap = cap;
+        va_start(ap, fmt);
+        vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+        va_end(ap);
+    }
+    b->n += (size_t)w;
+}
+
+/* ---- point-to-point counts by (sender, receiver): open addressing */
+typedef struct hang_pair {
+    uint64_t key; /* sender << 32 | receiver, + 1 (0: empty) */
+    long long sent, got;
+    int mixed;
+} hang_pair_t;
+
+struct hang_pairs {
+    hang_pair_t *slot;
+    size_t n, cap;
+};
+
+static uint64_t pair_key(int s, int r) { return ((uint64_t)(uint32_t)s << 32 | (uint32_t)r) + 1; }
+static size_t pair_hash(uint64_t k, size_t cap)
+{
+    return (size_t)((k * 0x9E3779B97F4A7C15ULL) >> 17) & (cap - 1);
+}
+
+static hang_pair_t *pair_get(struct hang_pairs *p, int s, int r, int create)
+{
+    uint64_t k = pair_key(s, r);
+    if (p->cap) {
+        for (size_t i = pair_hash(k, p->cap);; i = (i + 1) & (p->cap - 1)) {
+            if (p->slot[i].key == k) return &p->slot[i];
+            if (!p->slot[i].key) break;
+        }
+    }
+    if (!create) return NULL;
+    if (2 * (p->n + 1) > p->cap) { /* at most half full */
+        size_t cap = p->cap ? 2 * p->cap : 1024;
+        hang_pair_t *old = p->slot, *slot = hang_alloc(cap, sizeof *slot, "the message counts by pair");
+        for (size_t j = 0; j < p->cap; j++) {
+            if (!old[j].key) continue;
+            size_t i = pair_hash(old[j].key, cap);
+            while (slot[i].key) i = (i + 1) & (cap - 1);
+            slot[i] = old[j];
+        }
+        free(old);
+        p->slot = slot, p->cap = cap;
+    }
+    size_t i = pair_hash(k, p->cap);
+    while (p->slot[i].key) i = (i + 1) & (p->cap - 1);
+    p->slot[i].key = k;
+    p->n++;
+    return &p->slot[i];
+}
 
 void hang_init(hang_t *h, int nprocs)
 {
     memset(h, 0, sizeof *h);
     h->nprocs = nprocs;
     size_t n = (size_t)nprocs;
-    h->st = calloc(n, sizeof *h->st);
-    h->sent = calloc(n * n, sizeof *h->sent);
-    h->recvd = calloc(n * n, sizeof *h->recvd);
-    h->mixed = calloc(n * n, 1);
-    h->has_t = calloc(n, 1);
-    h->unexpected = malloc(n * sizeof *h->unexpected);
-    for (int r = 0; h->unexpected && r < nprocs; r++) h->unexpected[r] = -1;
+    h->st = hang_alloc(n, sizeof *h->st, "the ranks' states");
+    h->pairs = hang_alloc(1, sizeof *h->pairs, "the message counts by pair");
+    h->has_t = hang_alloc(n, 1, "the ranks' states");
+    h->unexpected = hang_alloc(n, sizeof *h->unexpected, "the ranks' queue lengths");
+    for (int r = 0; r < nprocs; r++) h->unexpected[r] = -1;
 }
 
 void hang_free(hang_t *h)
 {
     for (int i = 0; i < h->ncalls; i++) free(h->calls[i].module);
     for (int i = 0; i < h->nlines; i++) free(h->lines[i]);
-    free(h->calls), free(h->lines), free(h->st), free(h->sent), free(h->recvd), free(h->mixed),
-        free(h->has_t);
-    free(h->unexpected);
+    if (h->pairs) free(h->pairs->slot);
+    free(h->calls), free(h->lines), free(h->st), free(h->pairs), free(h->has_t);
+    free(h->unexpected), free(h->rank_first), free(h->by_rank);
     memset(h, 0, sizeof *h);
 }
 
@@ -63,9 +176,8 @@ static void add_call(hang_t *h, int rank, char **f)
 {
     if (h->ncalls == h->cap_calls) {
         int cap = h->cap_calls ? 2 * h->cap_calls : 16;
-        hang_call_t *c = realloc(h->calls, sizeof *c * (size_t)cap);
-        if (!c) return;
-        h->calls = c, h->cap_calls = cap;
+        h->calls = hang_grow(h->calls, (size_t)cap, sizeof *h->calls, "the calls in progress");
+        h->cap_calls = cap;
     }
     hang_call_t *c = &h->calls[h->ncalls];
     memset(c, 0, sizeof *c);
@@ -73,8 +185,7 @@ static void add_call(hang_t *h, int rank, char **f)
     c->tid = atol(f[0]);
     snprintf(c->fn, sizeof c->fn, "%s", f[1]);
     snprintf(c->kind, sizeof c->kind, "%s", f[2]);
-    c->module = strdup(f[3]);
-    if (!c->module) return;
+    c->module = hang_strdup(f[3], "the calls in progress");
     c->off = strtoul(f[4], NULL, 16);
     c->age = strtod(f[5], NULL);
     c->peer = atoi(f[6]);
@@ -87,12 +198,31 @@ static void add_call(hang_t *h, int rank, char **f)
     h->ncalls++;
 }
 
+/* "peer:msgs:bytes,..." of a T line (sends of rank) or a receive site's C line */
+static void read_pairs(hang_t *h, int rank, char *list, int what)
+{
+    int n = h->nprocs;
+    for (char *p = list, *next; p && *p; p = next) {
+        next = strchr(p, ',');
+        if (next) *next++ = '\0';
+        char *q[3];
+        if (report_split(p, ':', q, 3) != 3) continue;
+        int peer = atoi(q[0]);
+        if (peer < 0 || peer >= n) continue;
+        if (what == 'T')
+            pair_get(h->pairs, rank, peer, 1)->sent += atoll(q[1]);
+        else if (what == 'R')
+            pair_get(h->pairs, peer, rank, 1)->got += atoll(q[1]);
+        else
+            pair_get(h->pairs, peer, rank, 1)->mixed = 1;
+    }
+}
+
 int hang_read(hang_t *h, int rank, const char *text)
 {
     if (rank < 0 || rank >= h->nprocs) return -1;
-    char *copy = strdup(text), *save = NULL;
-    if (!copy) return -1;
-    int n = h->nprocs, seen_r = 0;
+    char *copy = hang_strdup(text, "a rank's state"), *save = NULL;
+    int seen_r = 0;
     for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (!line[0] || line[1] != '\t') continue;
         char kind = line[0], *f[16];
@@ -111,35 +241,14 @@ int hang_read(hang_t *h, int rank, const char *text)
             add_call(h, rank, f);
         } else if (kind == 'T' && nf >= 2) {
             h->has_t[rank] = 1;
-            if (!strcmp(f[0], "-")) continue;
-            for (char *p = f[0], *next; p && *p; p = next) {
-                next = strchr(p, ',');
-                if (next) *next++ = '\0';
-                char *q[3];
-                if (report_split(p, ':', q, 3) == 3) {
-                    int r = atoi(q[0]);
-                    if (r >= 0 && r < n) h->sent[(size_t)rank * (size_t)n + (size_t)r] += atoll(q[1]);
-                }
-            }
+            if (strcmp(f[0], "-")) read_pairs(h, rank, f[0], 'T');
         } else if (kind == 'C' && nf >= 6) {
             const char *k = kind_of_fn(atoi(f[2]));
             int recv = is_recv_kind(k), mixed = !strcmp(k, "sendrecv");
-            if ((!recv && !mixed) || !strcmp(f[4], "-")) continue;
-            for (char *p = f[4], *next; p && *p; p = next) {
-                next = strchr(p, ',');
-                if (next) *next++ = '\0';
-                char *q[3];
-                if (report_split(p, ':', q, 3) != 3) continue;
-                int s = atoi(q[0]);
-                if (s < 0 || s >= n) continue;
-                if (recv)
-                    h->recvd[(size_t)rank * (size_t)n + (size_t)s] += atoll(q[1]);
-                else
-                    h->mixed[(size_t)rank * (size_t)n + (size_t)s] = 1;
-            }
+            if ((recv || mixed) && strcmp(f[4], "-")) read_pairs(h, rank, f[4], recv ? 'R' : 'M');
         } else if (kind == 'Z' && nf >= 2 && strstr(f[0], "UNEXPECTED_QUEUE_LENGTH")) {
             const char *last = strrchr(f[1], ':');
-            if (last && h->unexpected) h->unexpected[rank] = strtod(last + 1, NULL);
+            if (last) h->unexpected[rank] = strtod(last + 1, NULL);
         }
     }
     free(copy);
@@ -147,58 +256,66 @@ int hang_read(hang_t *h, int rank, const char *text)
 }
 
 /* ---- sentences */
-static void say(hang_t *h, const char *fmt, ...)
+static void say_sb(hang_t *h, sbuf_t *b)
 {
-    char buf[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     if (h->nlines == h->cap_lines) {
         int cap = h->cap_lines ? 2 * h->cap_lines : 16;
-        char **l = realloc(h->lines, sizeof *l * (size_t)cap);
-        if (!l) return;
-        h->lines = l, h->cap_lines = cap;
+        h->lines = hang_grow(h->lines, (size_t)cap, sizeof *h->lines, "the sentences");
+        h->cap_lines = cap;
     }
-    h->lines[h->nlines] = strdup(buf);
-    if (h->lines[h->nlines]) h->nlines++;
+    h->lines[h->nlines++] = b->s ? b->s : hang_strdup("", "the sentences");
+    memset(b, 0, sizeof *b);
 }
 
-/* "0, 2 and 5" or "0-3" style lists of ranks where flag[r] */
-static void rank_list(char *b, size_t len, const unsigned char *flag, int n)
+static void say(hang_t *h, const char *fmt, ...)
 {
-    size_t k = 0;
-    int count = 0, total = 0;
-    b[0] = '\0';
-    for (int r = 0; r < n; r++) total += flag[r] != 0;
-    for (int r = 0; r < n;) {
-        if (!flag[r]) {
-            r++;
-            continue;
+    sbuf_t b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (w < 0) return;
+    b.s = hang_alloc((size_t)w + 1, 1, "the sentences");
+    va_start(ap, fmt);
+    vsnprintf(b.s, (size_t)w + 1, fmt, ap);
+    va_end(ap);
+    say_sb(h, &b);
+}
+
+/* "0, 2 and 5", "0-3", or "0, 4, 8 ... and 1021 more": ranks ascending,
+ * never cut (at most RANGES_SAID ranges, then how many more ranks) */
+static void rank_list(sbuf_t *b, const int *ranks, int k)
+{
+    int ranges = 0, done = 0;
+    for (int i = 0; i < k;) {
+        int e = i;
+        while (e + 1 < k && ranks[e + 1] == ranks[e] + 1) e++;
+        if (ranges == RANGES_SAID) {
+            sb_printf(b, " and %d more", k - done);
+            return;
         }
-        int e = r;
-        while (e + 1 < n && flag[e + 1]) e++;
-        count += e - r + 1;
-        const char *sep = k == 0 ? "" : count == total ? " and " : ", ";
-        int w = e == r ? snprintf(b + k, k < len ? len - k : 0, "%s%d", sep, r)
-                       : snprintf(b + k, k < len ? len - k : 0, "%s%d-%d", sep, r, e);
-        if (w > 0) k += (size_t)w;
-        if (k >= len) break;
-        r = e + 1;
+        const char *sep = ranges == 0 ? "" : e + 1 == k ? " and " : ", ";
+        if (e == i)
+            sb_printf(b, "%s%d", sep, ranks[i]);
+        else
+            sb_printf(b, "%s%d-%d", sep, ranks[i], ranks[e]);
+        ranges++, done += e - i + 1;
+        i = e + 1;
     }
 }
 
-static int parse_members(const char *s, unsigned char *flag, int n)
+/* the members "0-3,6" of a communicator: calls each(rank, arg); their count */
+static int each_member(const char *s, int n, void (*each)(int r, void *arg), void *arg)
 {
     int count = 0;
-    memset(flag, 0, (size_t)n);
     for (const char *p = s; p && *p;) {
         char *end;
         long lo = strtol(p, &end, 10), hi = lo;
         if (end == p) break;
         if (*end == '-') hi = strtol(end + 1, &end, 10);
-        for (long r = lo; r <= hi; r++)
-            if (r >= 0 && r < n && !flag[r]) flag[r] = 1, count++;
+        if (lo < 0) lo = 0;
+        if (hi >= n) hi = n - 1;
+        for (long r = lo; r <= hi; r++) each((int)r, arg), count++;
         p = *end == ',' ? end + 1 : NULL;
     }
     return count;
@@ -208,132 +325,372 @@ static int is_coll(const hang_call_t *c) { return !strcmp(c->kind, "coll") || !s
 static int waits_for_peer(const hang_call_t *c) { return !is_coll(c) && c->peer >= 0 && !c->any_source; }
 static int sends(const hang_call_t *c) { return !strcmp(c->kind, "send"); }
 
-/* what rank r's calls are, in words, for "which ..." (first call only) */
-static const hang_call_t *first_call(const hang_t *h, int r)
+/* whom a call waits for, as words: a rank, or (for ranks in the same
+ * state) a distance on the ring of ranks or the same rank for all */
+enum { REL_NONE, REL_RANK, REL_DIST, REL_NOCALL };
+typedef struct rel {
+    int kind, val;
+} rel_t;
+
+static void peer_words(sbuf_t *b, const hang_t *h, rel_t rel)
 {
-    for (int i = 0; i < h->ncalls; i++)
-        if (h->calls[i].rank == r) return &h->calls[i];
-    return NULL;
+    int n = h->nprocs, d = rel.val;
+    if (rel.kind == REL_RANK)
+        sb_printf(b, "rank %d", d);
+    else if (n == 2)
+        sb_printf(b, "the other rank");
+    else if (d == n - 1)
+        sb_printf(b, "their left neighbour");
+    else if (d == 1)
+        sb_printf(b, "their right neighbour");
+    else if (d <= n / 2)
+        sb_printf(b, "the rank %d above each", d);
+    else
+        sb_printf(b, "the rank %d below each", n - d);
 }
 
-static void describe(char *b, size_t len, const hang_call_t *c)
+/* what a call is, in words: "waits in MPI_Recv from rank 3, tag 4, at x.c:12"
+ * (one rank), or "wait in ... from their left neighbour ..." (plural) */
+static void describe_as(sbuf_t *b, const hang_t *h, const hang_call_t *c, rel_t rel, int plural)
 {
+    const char *waits = plural ? "wait" : "waits", *is = plural ? "are" : "is";
     char tag[48] = "";
     if (c->any_tag)
         snprintf(tag, sizeof tag, ", any tag,");
     else if (c->has_tag)
         snprintf(tag, sizeof tag, ", tag %d,", c->tag);
     if (!strcmp(c->kind, "finalize"))
-        snprintf(b, len, "is in MPI_Finalize (the tool's collection waits for every rank there)");
+        sb_printf(b, "%s in MPI_Finalize (the tool's collection waits for every rank there)", is);
     else if (is_coll(c) && c->peer >= 0)
-        snprintf(b, len, "waits in %s (root %d) at %s", c->fn, c->peer, c->label);
+        sb_printf(b, "%s in %s (root %d) at %s", waits, c->fn, c->peer, c->label);
     else if (is_coll(c))
-        snprintf(b, len, "waits in %s at %s", c->fn, c->label);
-    else if (sends(c) && c->peer >= 0)
-        snprintf(b, len, "waits in %s to rank %d%s at %s", c->fn, c->peer, tag, c->label);
+        sb_printf(b, "%s in %s at %s", waits, c->fn, c->label);
     else if (c->any_source)
-        snprintf(b, len, "waits in %s from any rank%s at %s", c->fn, tag, c->label);
-    else if (c->peer >= 0)
-        snprintf(b, len, "waits in %s from rank %d%s at %s", c->fn, c->peer, tag, c->label);
-    else
-        snprintf(b, len, "is in %s at %s", c->fn, c->label);
+        sb_printf(b, "%s in %s from any rank%s at %s", waits, c->fn, tag, c->label);
+    else if (c->peer >= 0) {
+        sb_printf(b, "%s in %s %s ", waits, c->fn, sends(c) ? "to" : "from");
+        peer_words(b, h, rel.kind == REL_DIST ? rel : (rel_t){REL_RANK, c->peer});
+        sb_printf(b, "%s at %s", tag, c->label);
+    } else
+        sb_printf(b, "%s in %s at %s", is, c->fn, c->label);
 }
 
-static void state_of(char *b, size_t len, const hang_t *h, int r)
+static void describe(sbuf_t *b, const hang_t *h, const hang_call_t *c)
 {
-    const hang_call_t *c = first_call(h, r);
+    describe_as(b, h, c, (rel_t){REL_RANK, c->peer}, 0);
+}
+
+static int first_call(const hang_t *h, int r)
+{
+    return h->rank_first[r] < h->rank_first[r + 1] ? h->by_rank[h->rank_first[r]] : -1;
+}
+
+static void state_of(sbuf_t *b, const hang_t *h, int r)
+{
+    int c = r >= 0 && r < h->nprocs ? first_call(h, r) : -1;
     if (r < 0 || r >= h->nprocs || !h->st[r].present)
-        snprintf(b, len, "whose state is missing");
-    else if (c) {
-        char d[1024];
-        describe(d, sizeof d, c);
-        snprintf(b, len, "which %s", d);
+        sb_printf(b, "whose state is missing");
+    else if (c >= 0) {
+        sb_printf(b, "which ");
+        describe(b, h, &h->calls[c]);
     } else
-        snprintf(b, len,
-                 "which is in no wrapped MPI call (it computes, or is in a call the tool does not wrap)");
+        sb_printf(b, "which is in no wrapped MPI call (it computes, or is in a call the tool does not wrap)");
+}
+
+/* the calls by rank, in rank order (a counting sort) */
+static void index_by_rank(hang_t *h)
+{
+    int n = h->nprocs;
+    h->rank_first = hang_alloc((size_t)n + 1, sizeof *h->rank_first, "the calls by rank");
+    h->by_rank = hang_alloc((size_t)h->ncalls + 1, sizeof *h->by_rank, "the calls by rank");
+    for (int i = 0; i < h->ncalls; i++) h->rank_first[h->calls[i].rank + 1]++;
+    for (int r = 0; r < n; r++) h->rank_first[r + 1] += h->rank_first[r];
+    int *fill = hang_alloc((size_t)n + 1, sizeof *fill, "the calls by rank");
+    memcpy(fill, h->rank_first, sizeof *fill * (size_t)n);
+    for (int i = 0; i < h->ncalls; i++) h->by_rank[fill[h->calls[i].rank]++] = i;
+    free(fill);
+}
+
+/* sites: each distinct (module, offset) named once */
+static const hang_call_t *cmp_calls;
+static int by_site(const void *a, const void *b)
+{
+    const hang_call_t *x = &cmp_calls[*(const int *)a], *y = &cmp_calls[*(const int *)b];
+    int m = strcmp(x->module, y->module);
+    return m ? m : x->off < y->off ? -1 : x->off > y->off;
 }
 
 static void name_sites(hang_t *h)
 {
+    int *order = hang_alloc((size_t)h->ncalls + 1, sizeof *order, "the sites");
+    for (int i = 0; i < h->ncalls; i++) order[i] = i;
+    cmp_calls = h->calls;
+    qsort(order, (size_t)h->ncalls, sizeof *order, by_site);
     sites_job_t j;
     sites_job_init(&j, 1);
-    j.sites = calloc((size_t)h->ncalls + 1, sizeof *j.sites);
-    for (int i = 0; j.sites && i < h->ncalls; i++) {
-        if (!strcmp(h->calls[i].module, "-") || !strcmp(h->calls[i].module, "?")) continue;
-        site_agg_t *s = &j.sites[j.nsites++];
-        s->module = strdup(h->calls[i].module);
-        s->off = h->calls[i].off;
-        s->line = i; /* which call, until named */
+    j.sites = hang_alloc((size_t)h->ncalls + 1, sizeof *j.sites, "the sites");
+    int *first =
+        hang_alloc((size_t)h->ncalls + 1, sizeof *first, "the sites"); /* site k: order[first[k]...] */
+    for (int i = 0; i < h->ncalls; i++) {
+        const hang_call_t *c = &h->calls[order[i]];
+        if (!strcmp(c->module, "-") || !strcmp(c->module, "?")) continue;
+        if (j.nsites && !by_site(&order[first[j.nsites - 1]], &order[i])) continue;
+        site_agg_t *s = &j.sites[j.nsites];
+        s->module = hang_strdup(c->module, "the sites");
+        s->off = c->off;
+        first[j.nsites++] = i;
     }
-    int *of = malloc(sizeof *of * ((size_t)j.nsites + 1));
-    for (int k = 0; of && k < j.nsites; k++) of[k] = j.sites[k].line;
-    if (of) sites_name_all(&j);
-    for (int k = 0; of && k < j.nsites; k++)
-        snprintf(h->calls[of[k]].label, sizeof h->calls[0].label, "%s", j.sites[k].label);
+    sites_name_all(&j);
+    for (int k = 0; k < j.nsites; k++)
+        for (int i = first[k]; i < h->ncalls && !by_site(&order[first[k]], &order[i]); i++)
+            snprintf(h->calls[order[i]].label, sizeof h->calls[0].label, "%s", j.sites[k].label);
     for (int i = 0; i < h->ncalls; i++)
         if (!h->calls[i].label[0])
             snprintf(h->calls[i].label, sizeof h->calls[i].label, "the tool's MPI_Finalize");
-    free(of);
+    free(first), free(order);
     sites_job_free(&j);
 }
 
-/* the wait graph's edges: to[e], from[e], call[e] */
+/* ---- ranks in the same state, grouped.  An item is a call (>= 0) or a
+ * rank in no call (-1 - rank). */
+typedef struct group {
+    int item; /* the first, which speaks for all */
+    rel_t rel;
+    int nranks, last_rank;
+    int first; /* its ranks: members[first .. first + nranks) */
+} group_t;
+
+typedef struct grouping {
+    group_t *g;
+    int ng;
+    int *members; /* ranks, ascending within each group */
+    int *of;      /* the group of each item (by position) */
+} grouping_t;
+
+static int item_rank(const hang_t *h, int item) { return item >= 0 ? h->calls[item].rank : -1 - item; }
+
+static rel_t rel_of(const hang_t *h, int item, int by_distance)
+{
+    if (item < 0) return (rel_t){REL_NOCALL, 0};
+    const hang_call_t *c = &h->calls[item];
+    if (c->peer < 0 || (c->any_source && !is_coll(c))) return (rel_t){REL_NONE, 0};
+    if (is_coll(c) || !by_distance || c->peer >= h->nprocs) return (rel_t){REL_RANK, c->peer};
+    return (rel_t){REL_DIST, ((c->peer - c->rank) % h->nprocs + h->nprocs) % h->nprocs};
+}
+
+static uint64_t mix(uint64_t x, uint64_t v) { return (x ^ v) * 0x100000001B3ULL; }
+static uint64_t mix_str(uint64_t x, const char *s)
+{
+    while (*s) x = mix(x, (unsigned char)*s++);
+    return mix(x, 0xff);
+}
+
+static uint64_t state_hash(const hang_t *h, int item, rel_t rel)
+{
+    uint64_t x = mix(mix(0xcbf29ce484222325ULL, (uint64_t)rel.kind), (uint64_t)(uint32_t)rel.val);
+    if (item < 0) return x;
+    const hang_call_t *c = &h->calls[item];
+    x = mix_str(mix_str(mix_str(mix_str(x, c->fn), c->kind), c->comm), c->label);
+    x = mix(mix(mix(mix(x, (uint64_t)c->has_tag), (uint64_t)(uint32_t)c->tag), (uint64_t)c->any_tag),
+            (uint64_t)c->any_source);
+    return x;
+}
+
+static int same_state(const hang_t *h, int a, rel_t ra, int b, rel_t rb)
+{
+    if (ra.kind != rb.kind || ra.val != rb.val || (a < 0) != (b < 0)) return 0;
+    if (a < 0) return 1;
+    const hang_call_t *x = &h->calls[a], *y = &h->calls[b];
+    return !strcmp(x->fn, y->fn) && !strcmp(x->kind, y->kind) && !strcmp(x->comm, y->comm) &&
+           !strcmp(x->label, y->label) && x->has_tag == y->has_tag && x->tag == y->tag &&
+           x->any_tag == y->any_tag && x->any_source == y->any_source;
+}
+
+/* groups items (ascending ranks) by state: a peer at the same distance
+ * first; the ranks alone in theirs, by the same peer rank */
+static void group_items(const hang_t *h, const int *items, int k, grouping_t *out)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)k + 2) cap *= 2;
+    int *slot = hang_alloc(cap, sizeof *slot, "the states' groups");
+    rel_t *rel = hang_alloc((size_t)k + 1, sizeof *rel, "the states' groups");
+    group_t *g = hang_alloc((size_t)k + 1, sizeof *g, "the states' groups");
+    int *of = hang_alloc((size_t)k + 1, sizeof *of, "the states' groups"), ng = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < k; i++)
+            if (pass == 0)
+                rel[i] = rel_of(h, items[i], 1);
+            else if (rel[i].kind == REL_DIST && g[of[i]].nranks == 1)
+                rel[i].kind = -1; /* below: by the peer's rank */
+        memset(slot, 0xff, cap * sizeof *slot);
+        ng = 0;
+        for (int i = 0; i < k; i++) {
+            if (rel[i].kind == -1) rel[i] = rel_of(h, items[i], 0);
+            size_t s = (size_t)state_hash(h, items[i], rel[i]) & (cap - 1);
+            while (slot[s] >= 0 && !same_state(h, g[slot[s]].item, g[slot[s]].rel, items[i], rel[i]))
+                s = (s + 1) & (cap - 1);
+            if (slot[s] < 0) {
+                slot[s] = ng;
+                g[ng] = (group_t){items[i], rel[i], 0, -1, 0};
+                ng++;
+            }
+            group_t *x = &g[slot[s]];
+            of[i] = slot[s];
+            if (x->last_rank != item_rank(h, items[i])) x->nranks++, x->last_rank = item_rank(h, items[i]);
+        }
+    }
+    int total = 0;
+    for (int i = 0; i < ng; i++)
+        g[i].first = total, total += g[i].nranks, g[i].last_rank = -1, g[i].nranks = 0;
+    int *members = hang_alloc((size_t)total + 1, sizeof *members, "the states' groups");
+    for (int i = 0; i < k; i++) {
+        group_t *x = &g[of[i]];
+        int r = item_rank(h, items[i]);
+        if (x->last_rank != r) members[x->first + x->nranks++] = r, x->last_rank = r;
+    }
+    free(slot), free(rel);
+    *out = (grouping_t){g, ng, members, of};
+}
+
+static int by_size(const void *a, const void *b)
+{
+    const group_t *x = a, *y = b;
+    if (x->nranks != y->nranks) return x->nranks > y->nranks ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static void grouping_free(grouping_t *g) { free(g->g), free(g->members), free(g->of); }
+
+/* "rank 3 waits in ..." or "4095 ranks (1-4095) wait in ..." */
+static void group_words(sbuf_t *b, const hang_t *h, const grouping_t *gr, const group_t *g, int capital)
+{
+    const int *m = gr->members + g->first;
+    if (g->nranks == 1)
+        sb_printf(b, "%s %d ", capital ? "Rank" : "rank", m[0]);
+    else {
+        sb_printf(b, "%d ranks (", g->nranks);
+        rank_list(b, m, g->nranks);
+        sb_printf(b, ") ");
+    }
+    if (g->item < 0)
+        sb_printf(b, "%s in no wrapped MPI call", g->nranks == 1 ? "was" : "were");
+    else
+        describe_as(b, h, &h->calls[g->item], g->rel, g->nranks > 1);
+}
+
+/* ---- the wait graph: ranks 0..n-1, then a node per collective left
+ * incomplete (from each rank in it, to each member that is not) */
 typedef struct edge {
-    int from, to, call;
+    int from, to, call; /* call: the waiting call (-1 from a collective's node) */
 } edge_t;
 
-static int find_cycles(hang_t *h, const edge_t *e, int ne)
+typedef struct graph {
+    edge_t *e;
+    int ne, cap, nnodes;
+} graph_t;
+
+static void add_edge(graph_t *gr, int from, int to, int call)
 {
-    int n = h->nprocs, found = 0;
-    int *color = calloc((size_t)n, sizeof *color), *via = malloc(sizeof *via * (size_t)n),
-        *stack = malloc(sizeof *stack * (size_t)n), *pos = malloc(sizeof *pos * (size_t)n);
-    unsigned char *in_cycle = calloc((size_t)n, 1);
-    if (!color || !via || !stack || !pos || !in_cycle) goto out;
-    /* iterative DFS over ranks, edges scanned by index */
-    for (int s = 0; s < n && found < 5; s++) {
+    if (gr->ne == gr->cap) {
+        gr->cap = gr->cap ? 2 * gr->cap : 1024;
+        gr->e = hang_grow(gr->e, (size_t)gr->cap, sizeof *gr->e, "the wait graph");
+    }
+    gr->e[gr->ne++] = (edge_t){from, to, call};
+}
+
+/* a cycle: its ranks in order (each waits for the next, the last for the
+ * first) and the call each waits in */
+static void say_cycle(hang_t *h, const int *ranks, const int *calls, int len)
+{
+    sbuf_t b = {0};
+    sb_printf(&b, "Deadlock: ");
+    if (len <= CYCLE_LISTED) {
+        for (int i = 0; i < len; i++) {
+            sb_printf(&b, "%srank %d ", i ? "; " : "", ranks[i]);
+            describe(&b, h, &h->calls[calls[i]]);
+        }
+        sb_printf(&b, ": a cycle of %d rank%s, none of which can go on.", len, len == 1 ? "" : "s");
+        say_sb(h, &b);
+        return;
+    }
+    sb_printf(&b,
+              "a cycle of %d ranks, none of which can go on: rank %d waits for rank %d, rank %d for rank %d, "
+              "and so on through %d more ranks to rank %d, which waits for rank %d.",
+              len, ranks[0], ranks[1], ranks[1], ranks[2], len - 4, ranks[len - 1], ranks[0]);
+    /* its ranks' states, grouped */
+    int *items = hang_alloc((size_t)len, sizeof *items, "a cycle");
+    int *pos = hang_alloc((size_t)h->nprocs, sizeof *pos, "a cycle");
+    for (int i = 0; i < len; i++) pos[ranks[i]] = i + 1;
+    int k = 0;
+    for (int r = 0; r < h->nprocs; r++)
+        if (pos[r]) items[k++] = calls[pos[r] - 1];
+    grouping_t gr;
+    group_items(h, items, k, &gr);
+    qsort(gr.g, (size_t)gr.ng, sizeof *gr.g, by_size);
+    int shown = 0;
+    for (int i = 0; i < gr.ng && i < STATES_SAID; i++) {
+        sb_printf(&b, "%s", i ? "; " : " ");
+        group_words(&b, h, &gr, &gr.g[i], i == 0);
+        shown += gr.g[i].nranks;
+    }
+    if (gr.ng > STATES_SAID)
+        sb_printf(&b, "; and %d more ranks in %d other states", len - shown, gr.ng - STATES_SAID);
+    sb_printf(&b, ".");
+    grouping_free(&gr);
+    free(items), free(pos);
+    say_sb(h, &b);
+}
+
+static int find_cycles(hang_t *h, graph_t *gr)
+{
+    int nn = gr->nnodes, ne = gr->ne, found = 0;
+    /* edges by source node */
+    int *first = hang_alloc((size_t)nn + 1, sizeof *first, "the wait graph"),
+        *adj = hang_alloc((size_t)ne + 1, sizeof *adj, "the wait graph");
+    for (int i = 0; i < ne; i++) first[gr->e[i].from + 1]++;
+    for (int u = 0; u < nn; u++) first[u + 1] += first[u];
+    int *fill = hang_alloc((size_t)nn + 1, sizeof *fill, "the wait graph");
+    memcpy(fill, first, sizeof *fill * (size_t)nn);
+    for (int i = 0; i < ne; i++) adj[fill[gr->e[i].from]++] = i;
+    free(fill);
+    unsigned char *color = hang_alloc((size_t)nn, 1, "the wait graph"),
+                  *in_cycle = hang_alloc((size_t)nn, 1, "the wait graph");
+    int *via = hang_alloc((size_t)nn, sizeof *via, "the wait graph"),
+        *stack = hang_alloc((size_t)nn, sizeof *stack, "the wait graph"),
+        *depth = hang_alloc((size_t)nn, sizeof *depth, "the wait graph"),
+        *next = hang_alloc((size_t)nn, sizeof *next, "the wait graph"),
+        *cranks = hang_alloc((size_t)nn, sizeof *cranks, "the wait graph"),
+        *ccalls = hang_alloc((size_t)nn, sizeof *ccalls, "the wait graph");
+    /* iterative depth-first walk: each node entered once, each edge looked at once */
+    for (int s = 0; s < nn && found < MAX_CYCLES; s++) {
         if (color[s]) continue;
         int sp = 0;
-        stack[sp++] = s, pos[s] = 0, color[s] = 1;
-        while (sp && found < 5) {
-            int u = stack[sp - 1], k;
-            for (k = pos[u]; k < ne; k++)
-                if (e[k].from == u) break;
-            if (k == ne) {
+        stack[sp++] = s, next[s] = first[s], color[s] = 1, depth[s] = 0;
+        while (sp && found < MAX_CYCLES) {
+            int u = stack[sp - 1];
+            if (next[u] == first[u + 1]) {
                 color[u] = 2, sp--;
                 continue;
             }
-            pos[u] = k + 1;
-            int v = e[k].to;
-            if (v < 0 || v >= n) continue;
+            int k = adj[next[u]++], v = gr->e[k].to;
+            if (v < 0 || v >= nn) continue;
             if (color[v] == 0) {
-                via[v] = k, color[v] = 1, pos[v] = 0, stack[sp++] = v;
+                via[v] = k, color[v] = 1, next[v] = first[v], depth[v] = sp, stack[sp++] = v;
             } else if (color[v] == 1 && !in_cycle[v]) { /* back edge: the cycle v -> ... -> u -> v */
-                char text[4096];
-                size_t w = 0;
-                int len = 0, i0 = 0;
-                for (int i = 0; i < sp; i++)
-                    if (stack[i] == v) i0 = i;
-                len = sp - i0;
-                w += (size_t)snprintf(text + w, sizeof text - w, "Deadlock: ");
-                for (int i = i0; i < sp && w < sizeof text; i++) {
-                    int r = stack[i], ek = i + 1 < sp ? via[stack[i + 1]] : k;
-                    char d[1024];
-                    describe(d, sizeof d, &h->calls[e[ek].call]);
-                    w +=
-                        (size_t)snprintf(text + w, sizeof text - w, "%srank %d %s", i > i0 ? "; " : "", r, d);
-                    in_cycle[r] = 1;
+                int len = 0;
+                for (int i = depth[v]; i < sp; i++) {
+                    int x = stack[i], ek = i + 1 < sp ? via[stack[i + 1]] : k;
+                    in_cycle[x] = 1;
+                    if (x >= h->nprocs) continue; /* a collective's node: the rank before waits in it */
+                    cranks[len] = x, ccalls[len] = gr->e[ek].call, len++;
                 }
-                snprintf(text + (w < sizeof text ? w : sizeof text - 1),
-                         sizeof text - (w < sizeof text ? w : sizeof text - 1),
-                         ": a cycle of %d rank%s, none of which can go on.", len, len == 1 ? "" : "s");
-                say(h, "%s", text);
-                found++;
+                if (len) say_cycle(h, cranks, ccalls, len), found++;
             }
         }
         for (int i = 0; i < sp; i++) color[stack[i]] = 2;
     }
-out:
-    free(color), free(via), free(stack), free(pos), free(in_cycle);
+    free(first), free(adj), free(color), free(in_cycle), free(via), free(stack), free(depth), free(next);
+    free(cranks), free(ccalls);
     return found;
 }
 
@@ -364,109 +721,149 @@ static const char *why_words(const hang_state_t *s, char *b, size_t len)
     return b;
 }
 
-void hang_finish(hang_t *h)
-{
-    int n = h->nprocs;
-    name_sites(h);
-    unsigned char *flag = calloc((size_t)n + 1, 1), *entered = calloc((size_t)n + 1, 1);
-    edge_t *e = malloc(sizeof *e * ((size_t)h->ncalls * 65 + 1));
-    int ne = 0, present = 0;
-    if (!flag || !entered || !e) goto out;
-    char list[4096], when[64], why[64];
-    for (int r = 0; r < n; r++) present += h->st[r].present;
-    for (int r = 0; r < n; r++) flag[r] = !h->st[r].present;
-    if (present < n) {
-        rank_list(list, sizeof list, flag, n);
-        say(h,
-            "%d of %d ranks left no state: rank%s %s (killed before writing it, or snapshots off there); "
-            "what "
-            "they did is unknown.",
-            n - present, n, n - present == 1 ? "" : "s", list);
-    }
+/* ---- collectives some members entered and others not */
+typedef struct coll_ctx {
+    hang_t *h;
+    int *stamp, id; /* stamp[r] == id: r entered */
+    int *missing, nmissing;
+} coll_ctx_t;
 
-    /* the edges */
-    for (int i = 0; i < h->ncalls; i++) {
-        const hang_call_t *c = &h->calls[i];
-        if (waits_for_peer(c)) e[ne++] = (edge_t){c->rank, c->peer, i};
-    }
-    /* collectives: by communicator and call, who entered; who is missing */
-    unsigned char *done = calloc((size_t)h->ncalls + 1, 1);
-    for (int i = 0; done && i < h->ncalls; i++) {
-        const hang_call_t *c = &h->calls[i];
-        if (done[i] || !is_coll(c)) continue;
-        int nm = c->members[0] ? parse_members(c->members, flag, n) : 0;
-        if (!strcmp(c->kind, "finalize")) {
-            memset(flag, 1, (size_t)n);
-            nm = n;
-        }
-        memset(entered, 0, (size_t)n);
-        int nin = 0, other_call = 0;
-        for (int k = i; k < h->ncalls; k++) {
-            const hang_call_t *d = &h->calls[k];
-            if (!is_coll(d) || strcmp(d->comm, c->comm)) continue;
-            if (strcmp(d->fn, c->fn)) {
-                other_call = k;
+static void note_missing(int r, void *arg)
+{
+    coll_ctx_t *x = arg;
+    if (x->stamp[r] != x->id) x->missing[x->nmissing++] = r, x->stamp[r] = x->id; /* once each */
+}
+
+static int by_comm_fn(const void *a, const void *b)
+{
+    const hang_call_t *x = &cmp_calls[*(const int *)a], *y = &cmp_calls[*(const int *)b];
+    int d = strcmp(x->comm, y->comm);
+    if (!d) d = strcmp(x->fn, y->fn);
+    return d ? d : x->rank - y->rank;
+}
+
+static int by_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void collectives(hang_t *h, graph_t *gr, int *nsaid)
+{
+    int n = h->nprocs, nc = 0;
+    int *order = hang_alloc((size_t)h->ncalls + 1, sizeof *order, "the collectives");
+    for (int i = 0; i < h->ncalls; i++)
+        if (is_coll(&h->calls[i])) order[nc++] = i;
+    cmp_calls = h->calls;
+    qsort(order, (size_t)nc, sizeof *order, by_comm_fn);
+    coll_ctx_t x = {h, hang_alloc((size_t)n, sizeof *x.stamp, "the collectives"), 0,
+                    hang_alloc((size_t)n, sizeof *x.missing, "the collectives"), 0};
+    int *in = hang_alloc((size_t)n, sizeof *in, "the collectives"), more = 0;
+    for (int a = 0; a < nc;) {
+        /* the calls of one communicator: [a, c); another call than the first's on it: a mismatch */
+        int c = a, other_call = 0;
+        const hang_call_t *first = &h->calls[order[a]];
+        for (; c < nc && !strcmp(h->calls[order[c]].comm, first->comm); c++)
+            other_call |= strcmp(h->calls[order[c]].fn, first->fn) != 0;
+        for (int sub = a; sub < c;) { /* each call on this communicator */
+            int end = sub;
+            const hang_call_t *cc = &h->calls[order[sub]];
+            while (end < c && !strcmp(h->calls[order[end]].fn, cc->fn)) end++;
+            x.id++;
+            int nin = 0;
+            for (int i = sub; i < end; i++)
+                if (x.stamp[h->calls[order[i]].rank] != x.id)
+                    x.stamp[h->calls[order[i]].rank] = x.id, in[nin++] = h->calls[order[i]].rank;
+            int fin = !strcmp(cc->kind, "finalize");
+            if (!fin && (!cc->members[0] || !strcmp(cc->comm, "?"))) {
+                if ((*nsaid)++ < FINDINGS_EACH)
+                    say(h,
+                        "%s at %s: on a communicator the tool does not know (made by a call it does not "
+                        "wrap), "
+                        "so which ranks should have entered it could not be checked.",
+                        cc->fn, cc->label);
+                else
+                    more++;
+                sub = end;
                 continue;
             }
-            done[k] = 1;
-            if (!entered[d->rank]) entered[d->rank] = 1, nin++;
-        }
-        if (!nm || !strcmp(c->comm, "?")) {
-            say(h,
-                "%s at %s: on a communicator the tool does not know (made by a call it does not wrap), so "
-                "which ranks should have entered it could not be checked.",
-                c->fn, c->label);
-            continue;
-        }
-        if (nin >= nm) continue;
-        char in_list[2048], members[512];
-        rank_list(in_list, sizeof in_list, entered, n);
-        rank_list(members, sizeof members, flag, n);
-        char missing_text[8192];
-        size_t w = 0;
-        int nmissing = 0;
-        for (int r = 0; r < n; r++) {
-            if (!flag[r] || entered[r]) continue;
-            if (nmissing < 8) {
-                char st[1200];
-                state_of(st, sizeof st, h, r);
-                w += (size_t)snprintf(missing_text + w, w < sizeof missing_text ? sizeof missing_text - w : 0,
-                                      "%srank %d, %s", nmissing ? "; nor by " : "", r, st);
+            x.nmissing = 0;
+            int nm = fin ? n : 0;
+            if (fin)
+                for (int r = 0; r < n; r++) note_missing(r, &x);
+            else
+                nm = each_member(cc->members, n, note_missing, &x);
+            if (!x.nmissing || nin >= nm) {
+                sub = end;
+                continue;
             }
-            nmissing++;
-            if (nmissing <= 64)
-                for (int k = 0; k < h->ncalls; k++)
-                    if (h->calls[k].rank != r && entered[h->calls[k].rank] &&
-                        !strcmp(h->calls[k].comm, c->comm) && !strcmp(h->calls[k].fn, c->fn))
-                        e[ne++] = (edge_t){h->calls[k].rank, r, k};
+            /* the graph: each rank in it waits for the node, the node for each missing rank */
+            int node = gr->nnodes++;
+            for (int i = sub; i < end; i++) add_edge(gr, h->calls[order[i]].rank, node, order[i]);
+            for (int i = 0; i < x.nmissing; i++) add_edge(gr, node, x.missing[i], -1);
+            if ((*nsaid)++ >= FINDINGS_EACH) {
+                more++;
+                sub = end;
+                continue;
+            }
+            /* the members: the entered and the missing, ascending */
+            qsort(in, (size_t)nin, sizeof *in, by_int);
+            qsort(x.missing, (size_t)x.nmissing, sizeof *x.missing, by_int);
+            int nall = nin + x.nmissing;
+            int *all = hang_alloc((size_t)nall, sizeof *all, "the collectives");
+            for (int i = 0, j = 0, k = 0; k < nall; k++)
+                all[k] = j >= x.nmissing || (i < nin && in[i] < x.missing[j]) ? in[i++] : x.missing[j++];
+            sbuf_t s = {0};
+            sb_printf(&s, "%s on %s of ranks ", cc->fn,
+                      !strcmp(cc->comm, "world") ? "MPI_COMM_WORLD" : "a communicator");
+            rank_list(&s, all, nall);
+            sb_printf(&s, " (at %s): entered by rank%s ", cc->label, nin == 1 ? "" : "s");
+            rank_list(&s, in, nin);
+            sb_printf(&s, ", not by ");
+            for (int i = 0; i < x.nmissing && i < 8; i++) {
+                sb_printf(&s, "%srank %d, ", i ? "; nor by " : "", x.missing[i]);
+                state_of(&s, h, x.missing[i]);
+            }
+            if (x.nmissing > 8) sb_printf(&s, "; and %d more", x.nmissing - 8);
+            sb_printf(&s, ".%s",
+                      other_call ? " Some members are in another collective on the same communicator: a "
+                                   "mismatched order of collectives."
+                                 : "");
+            say_sb(h, &s);
+            free(all);
+            sub = end;
         }
-        if (w >= sizeof missing_text) w = sizeof missing_text - 1;
-        if (nmissing > 8) snprintf(missing_text + w, sizeof missing_text - w, "; and %d more", nmissing - 8);
-        const char *comm = !strcmp(c->comm, "world") ? "MPI_COMM_WORLD" : "a communicator";
-        say(h, "%s on %s of ranks %s (at %s): entered by rank%s %s, not by %s.%s", c->fn, comm, members,
-            c->label, nin == 1 ? "" : "s", in_list, missing_text,
-            other_call ? " Some members are in another collective on the same communicator: a mismatched "
-                         "order of collectives."
-                       : "");
+        a = c;
     }
-    free(done);
-    int ncycles = find_cycles(h, e, ne);
+    if (more)
+        say(h,
+            "And %d more collectives on other communicators are left incomplete or unchecked the same way.",
+            more);
+    free(order), free(x.stamp), free(x.missing), free(in);
+}
 
-    /* receives that wait while messages from that peer were sent and not received */
-    for (int i = 0; i < h->ncalls; i++) {
-        const hang_call_t *c = &h->calls[i];
+/* ---- receives that wait while messages from that peer were sent and not received */
+static void mismatches(hang_t *h)
+{
+    int n = h->nprocs, said = 0, more = 0;
+    for (int k = 0; k < h->ncalls; k++) {
+        const hang_call_t *c = &h->calls[h->by_rank[k]];
         if (sends(c) || is_coll(c) || c->any_source || c->peer < 0 || c->peer >= n) continue;
         int r = c->rank, p = c->peer;
         if (!h->st[p].present || !h->has_t[p]) continue;
-        long long sent = h->sent[(size_t)p * (size_t)n + (size_t)r],
-                  got = h->recvd[(size_t)r * (size_t)n + (size_t)p];
-        if (h->mixed[(size_t)r * (size_t)n + (size_t)p] || sent <= got) continue;
+        const hang_pair_t *pr = pair_get(h->pairs, p, r, 0);
+        if (!pr || pr->mixed || pr->sent <= pr->got) continue;
+        long long sent = pr->sent, got = pr->got;
+        if (said++ >= FINDINGS_EACH) {
+            more++;
+            continue;
+        }
         char tag[48], unexp[160] = "";
         if (c->any_tag)
             snprintf(tag, sizeof tag, "any tag");
         else
             snprintf(tag, sizeof tag, "tag %d", c->tag);
-        if (h->unexpected && h->unexpected[r] > 0)
+        if (h->unexpected[r] > 0)
             snprintf(unexp, sizeof unexp, " Its unexpected queue held %g message%s at the last sample.",
                      h->unexpected[r], h->unexpected[r] == 1 ? "" : "s");
         say(h,
@@ -477,27 +874,108 @@ void hang_finish(hang_t *h)
             r, c->fn, tag, p, c->label, sent - got, sent - got == 1 ? "" : "s", p,
             sent - got == 1 ? "has" : "have", unexp);
     }
-    (void)ncycles;
-    h->nfindings = h->nlines;
+    if (more)
+        say(h,
+            "And %d more receives wait for a peer whose messages to them were sent and not received "
+            "(report.json "
+            "has every rank's call).",
+            more);
+}
 
-    /* the states and the wait graph, a line per rank */
+/* ---- where each rank was: a line per state, the largest first */
+static void where(hang_t *h)
+{
+    int n = h->nprocs, k = 0;
+    int *items = hang_alloc((size_t)h->ncalls + (size_t)n + 1, sizeof *items, "where each rank was");
     for (int r = 0; r < n; r++) {
         if (!h->st[r].present) continue;
-        fmt_wall(when, sizeof when, h->st[r].wall);
-        why_words(&h->st[r], why, sizeof why);
-        int any = 0;
-        for (int i = 0; i < h->ncalls; i++) {
-            const hang_call_t *c = &h->calls[i];
-            if (c->rank != r) continue;
-            char d[1024];
-            describe(d, sizeof d, c);
-            say(h, "Rank %d %s, for %.3g s (state taken %s, %s).", r, d, c->age, why, when);
-            any = 1;
-        }
-        if (!any) say(h, "Rank %d was in no wrapped MPI call (state taken %s, %s).", r, why, when);
+        if (h->rank_first[r] == h->rank_first[r + 1]) items[k++] = -1 - r;
+        for (int i = h->rank_first[r]; i < h->rank_first[r + 1]; i++) items[k++] = h->by_rank[i];
     }
-out:
-    free(flag), free(entered), free(e);
+    grouping_t gr;
+    group_items(h, items, k, &gr);
+    /* ages and when, per group: lowest and highest of each */
+    double *lo = hang_alloc((size_t)gr.ng + 1, 4 * sizeof *lo, "where each rank was");
+    unsigned char *seen = hang_alloc((size_t)gr.ng + 1, 1, "where each rank was");
+    for (int i = 0; i < k; i++) {
+        double *x = lo + 4 * gr.of[i], age = items[i] >= 0 ? h->calls[items[i]].age : 0,
+               wall = h->st[item_rank(h, items[i])].wall;
+        if (!seen[gr.of[i]]) x[0] = x[1] = age, x[2] = x[3] = wall, seen[gr.of[i]] = 1;
+        if (age < x[0]) x[0] = age;
+        if (age > x[1]) x[1] = age;
+        if (wall < x[2]) x[2] = wall;
+        if (wall > x[3]) x[3] = wall;
+    }
+    free(seen);
+    for (int i = 0; i < gr.ng; i++) gr.g[i].last_rank = i; /* its row of lo, kept through the sort */
+    qsort(gr.g, (size_t)gr.ng, sizeof *gr.g, by_size);
+    int shown = 0;
+    for (int i = 0; i < gr.ng && i < WHERE_LINES; i++) {
+        const group_t *g = &gr.g[i];
+        const double *x = lo + 4 * g->last_rank;
+        const int *m = gr.members + g->first;
+        char when[64], until[64], why[64];
+        sbuf_t b = {0};
+        group_words(&b, h, &gr, g, 1);
+        fmt_wall(when, sizeof when, x[2]);
+        fmt_wall(until, sizeof until, x[3]);
+        if (g->nranks == 1) {
+            why_words(&h->st[m[0]], why, sizeof why);
+            if (g->item >= 0)
+                sb_printf(&b, ", for %.3g s (state taken %s, %s).", x[0], why, when);
+            else
+                sb_printf(&b, " (state taken %s, %s).", why, when);
+        } else {
+            /* why the states were taken: the same for all, or how many each way */
+            int same = 1;
+            for (int j = 1; j < g->nranks && same; j++)
+                same = !strcmp(h->st[m[j]].why, h->st[m[0]].why) && h->st[m[j]].signo == h->st[m[0]].signo;
+            if (g->item >= 0) sb_printf(&b, ", for %.3g to %.3g s", x[0], x[1]);
+            sb_printf(&b, " (states taken %s, %s to %s).",
+                      same ? why_words(&h->st[m[0]], why, sizeof why) : "for several reasons", when, until);
+        }
+        say_sb(h, &b);
+        shown += g->nranks;
+    }
+    if (gr.ng > WHERE_LINES)
+        say(h, "And %d more ranks in %d other states (report.json has every rank's calls).", k - shown,
+            gr.ng - WHERE_LINES);
+    grouping_free(&gr);
+    free(items), free(lo);
+}
+
+void hang_finish(hang_t *h)
+{
+    int n = h->nprocs, present = 0;
+    name_sites(h);
+    index_by_rank(h);
+    for (int r = 0; r < n; r++) present += h->st[r].present;
+    if (present < n) {
+        int *gone = hang_alloc((size_t)(n - present), sizeof *gone, "the ranks with no state"), k = 0;
+        for (int r = 0; r < n; r++)
+            if (!h->st[r].present) gone[k++] = r;
+        sbuf_t b = {0};
+        sb_printf(&b, "%d of %d ranks left no state: rank%s ", n - present, n, n - present == 1 ? "" : "s");
+        rank_list(&b, gone, k);
+        sb_printf(&b, " (killed before writing it, or snapshots off there); what they did is unknown.");
+        say_sb(h, &b);
+        free(gone);
+    }
+
+    /* the edges: point-to-point waits, then the collectives left incomplete */
+    graph_t gr = {0};
+    gr.nnodes = n;
+    for (int i = 0; i < h->ncalls; i++) {
+        const hang_call_t *c = &h->calls[i];
+        if (waits_for_peer(c) && c->peer < n) add_edge(&gr, c->rank, c->peer, i);
+    }
+    int nsaid = 0;
+    collectives(h, &gr, &nsaid);
+    find_cycles(h, &gr);
+    free(gr.e);
+    mismatches(h);
+    h->nfindings = h->nlines;
+    where(h);
 }
 
 int hang_write_text(FILE *out, const hang_t *h)
@@ -529,36 +1007,68 @@ int hang_write_html(FILE *out, const hang_t *h)
     return ferror(out) ? -1 : 0;
 }
 
+/* report.json: every rank's state and every call, as columns (one array
+ * per field, an entry per rank or call: compact at any size); a call's
+ * site is an index into "sites" */
+static int put(json_t *o, const char *key, json_t *v) { return !v || json_object_set_new(o, key, v); }
+
 int hang_json(json_t *obj, const hang_t *h)
 {
-    json_t *o = json_object(), *states = json_array(), *calls = json_array(), *find = json_array(),
-           *where = json_array(), *missing = json_array();
-    for (int r = 0; r < h->nprocs; r++) {
+    int bad = 0;
+    json_t *o = json_object(), *find = json_array(), *where = json_array(), *missing = json_array();
+    json_t *st = json_object(), *s_rank = json_array(), *s_why = json_array(), *s_sig = json_array(),
+           *s_time = json_array(), *s_seq = json_array(), *s_el = json_array(), *s_took = json_array();
+    json_t *calls = json_object(), *c_rank = json_array(), *c_call = json_array(), *c_site = json_array(),
+           *c_sec = json_array(), *c_comm = json_array(), *c_peer = json_array(), *c_tag = json_array(),
+           *sites = json_array(), *site_ix = json_object();
+    if (!o || !find || !where || !missing || !st || !s_rank || !s_why || !s_sig || !s_time || !s_seq ||
+        !s_el || !s_took || !calls || !c_rank || !c_call || !c_site || !c_sec || !c_comm || !c_peer ||
+        !c_tag || !sites || !site_ix)
+        bad = 1;
+    for (int r = 0; !bad && r < h->nprocs; r++) {
         const hang_state_t *s = &h->st[r];
         if (!s->present) {
-            json_array_append_new(missing, json_integer(r));
+            bad |= json_array_append_new(missing, json_integer(r));
             continue;
         }
-        json_array_append_new(states, json_pack("{s:i,s:s,s:i,s:f,s:i,s:f,s:f}", "rank", r, "why", s->why,
-                                                "signal", s->signo, "time", s->wall, "seq", (int)s->seq,
-                                                "elapsed_s", s->elapsed, "write_s", s->took));
+        bad |= json_array_append_new(s_rank, json_integer(r));
+        bad |= json_array_append_new(s_why, json_string(s->why));
+        bad |= json_array_append_new(s_sig, json_integer(s->signo));
+        bad |= json_array_append_new(s_time, json_real(s->wall));
+        bad |= json_array_append_new(s_seq, json_integer(s->seq));
+        bad |= json_array_append_new(s_el, json_real(s->elapsed));
+        bad |= json_array_append_new(s_took, json_real(s->took));
     }
-    for (int i = 0; i < h->ncalls; i++) {
-        const hang_call_t *c = &h->calls[i];
-        json_t *j = json_pack("{s:i,s:s,s:s,s:f,s:s}", "rank", c->rank, "call", c->fn, "site", c->label,
-                              "seconds", c->age, "comm", c->comm);
-        if (c->peer >= 0) json_object_set_new(j, "peer", json_integer(c->peer));
-        if (c->any_source) json_object_set_new(j, "any_source", json_true());
-        if (c->has_tag && !c->any_tag) json_object_set_new(j, "tag", json_integer(c->tag));
-        if (c->any_tag) json_object_set_new(j, "any_tag", json_true());
-        json_array_append_new(calls, j);
+    for (int k = 0; !bad && k < h->ncalls; k++) {
+        const hang_call_t *c = &h->calls[h->by_rank ? h->by_rank[k] : k];
+        json_t *ix = json_object_get(site_ix, c->label);
+        if (!ix) {
+            ix = json_integer((json_int_t)json_array_size(sites));
+            bad |= json_array_append_new(sites, json_string(c->label)) ||
+                   json_object_set_new(site_ix, c->label, ix);
+        }
+        bad |= json_array_append_new(c_rank, json_integer(c->rank));
+        bad |= json_array_append_new(c_call, json_string(c->fn));
+        bad |= json_array_append(c_site, ix);
+        bad |= json_array_append_new(c_sec, json_real(c->age));
+        bad |= json_array_append_new(c_comm, json_string(c->comm));
+        bad |= json_array_append_new(c_peer, c->any_source  ? json_string("any")
+                                             : c->peer >= 0 ? json_integer(c->peer)
+                                                            : json_null());
+        bad |= json_array_append_new(c_tag, c->any_tag   ? json_string("any")
+                                            : c->has_tag ? json_integer(c->tag)
+                                                         : json_null());
     }
-    for (int i = 0; i < h->nlines; i++)
-        json_array_append_new(i < h->nfindings ? find : where, json_string(h->lines[i]));
-    json_object_set_new(o, "ranks_missing", missing);
-    json_object_set_new(o, "states", states);
-    json_object_set_new(o, "calls", calls);
-    json_object_set_new(o, "findings", find);
-    json_object_set_new(o, "where", where);
-    return json_object_set_new(obj, "hang", o) ? -1 : 0;
+    json_decref(site_ix);
+    for (int i = 0; !bad && i < h->nlines; i++)
+        bad |= json_array_append_new(i < h->nfindings ? find : where, json_string(h->lines[i]));
+    bad |= put(st, "rank", s_rank) | put(st, "why", s_why) | put(st, "signal", s_sig) |
+           put(st, "time", s_time) | put(st, "seq", s_seq) | put(st, "elapsed_s", s_el) |
+           put(st, "write_s", s_took);
+    bad |= put(calls, "rank", c_rank) | put(calls, "call", c_call) | put(calls, "site", c_site) |
+           put(calls, "seconds", c_sec) | put(calls, "comm", c_comm) | put(calls, "peer", c_peer) |
+           put(calls, "tag", c_tag);
+    bad |= put(o, "ranks_missing", missing) | put(o, "states", st) | put(o, "sites", sites) |
+           put(o, "calls", calls) | put(o, "findings", find) | put(o, "where", where);
+    return bad || json_object_set_new(obj, "hang", o) ? -1 : 0;
 }

@@ -42,33 +42,45 @@ typedef struct hang_state {
     long seq;
 } hang_state_t;
 
+struct hang_pairs; /* report_hang.c: counts of point-to-point messages by (sender, receiver) */
+
 typedef struct hang {
     int nprocs;
     hang_state_t *st; /* per rank */
     hang_call_t *calls;
     int ncalls, cap_calls;
-    /* point-to-point messages: sent[s * nprocs + r] (s's wrappers), received
-     * by r from s at receive sites (recvd), and sendrecv sites that mix both
-     * (mixed[r * nprocs + s]) */
-    long long *sent, *recvd;
-    unsigned char *mixed, *has_t;
+    /* point-to-point messages, sparse (only the pairs the files name): what
+     * s's wrappers sent r, what r's receive sites got from s, and whether a
+     * sendrecv site of r mixed both */
+    struct hang_pairs *pairs;
+    unsigned char *has_t;
     double *unexpected; /* per rank: the last sampled unexpected queue length, -1 unknown */
+    /* the calls by rank (hang_finish): those of rank r are by_rank[rank_first[r] .. rank_first[r+1]) */
+    int *rank_first, *by_rank;
     /* the findings, as sentences (plain text) */
     char **lines;
     int nlines, cap_lines;
     int nfindings; /* of lines, the first nfindings are findings, the rest the wait graph */
 } hang_t;
 
+/* Nothing here is N x N: memory and time grow with the ranks and what their
+ * files hold.  An allocation that fails ends the program (status 1) with a
+ * line on stderr saying what it was for: no partial report. */
+
 /* nprocs: from the files' R lines (the largest). */
 void hang_init(hang_t *h, int nprocs);
 void hang_free(hang_t *h);
 /* Reads rank's snapshot text (left whole); 0, or -1 when it is not one. */
 int hang_read(hang_t *h, int rank, const char *text);
-/* Names the sites and computes the sentences. */
+/* Names the sites and computes the sentences: ranks in the same state are
+ * one sentence ("4095 ranks (1-4095) wait in MPI_Recv from their left
+ * neighbour, tag 3, at ring.c:12, ..."), the ranks that differ one each; a
+ * cycle is named by its length, its first members and its last, whatever
+ * its size. */
 void hang_finish(hang_t *h);
 /* Renderings: the text's section, report.html's (first on the page) and
  * report.json's member "hang", added to its object obj (a jansson json_t;
- * 0, or -1 when out of memory). */
+ * 0, or -1 when out of memory): every rank's state and calls, as columns. */
 struct json_t;
 int hang_write_text(FILE *out, const hang_t *h);
 int hang_write_html(FILE *out, const hang_t *h);

@@ -19,8 +19,11 @@
 
 report_series_t *report_job_series(report_job_t *job, const char *name, int rank, int n)
 {
-    for (int i = 0; i < job->nseries; i++)
-        if (job->series[i].rank == rank && strcmp(job->series[i].name, name) == 0) {
+    /* a rank's record is read whole, one rank after another (the merge's
+     * files, the collection's sequence): its series are the last ones, and
+     * the search stops at the rank before (linear in ranks, not quadratic) */
+    for (int i = job->nseries - 1; i >= 0 && job->series[i].rank == rank; i--)
+        if (strcmp(job->series[i].name, name) == 0) {
             report_series_t *s = &job->series[i];
             double *t = realloc(s->t, sizeof *t * (size_t)n),
                    *v = t ? realloc(s->v, sizeof *v * (size_t)n) : NULL;
@@ -137,10 +140,16 @@ int report_queues_html(FILE *out, const report_job_t *job)
           "each queue length every sampling period (--sample-period), a line per rank; a rank keeps its last "
           "samples only (a bounded ring), so a long run shows its end.</p>\n",
           out);
+    /* a chart per name, in the order they come: the names drawn so far are
+     * few (the queue lengths a rank samples), the series one per rank and name */
+    const char **drawn = malloc(sizeof *drawn * (size_t)job->nseries);
+    int ndrawn = 0;
+    if (!drawn) return -1;
     for (int i = 0; i < job->nseries; i++) {
         int seen = 0;
-        for (int k = 0; k < i && !seen; k++) seen = strcmp(job->series[k].name, job->series[i].name) == 0;
-        if (!seen) chart(out, job, job->series[i].name);
+        for (int k = 0; k < ndrawn && !seen; k++) seen = strcmp(drawn[k], job->series[i].name) == 0;
+        if (!seen) chart(out, job, drawn[ndrawn++] = job->series[i].name);
     }
+    free(drawn);
     return ferror(out) ? -1 : 0;
 }

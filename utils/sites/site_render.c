@@ -15,7 +15,8 @@
 #include "report.h"
 #include "site_job.h"
 
-#define TOP_SITES 10
+#define TOP_SITES     10
+#define P2P_HTML_ROWS 512 /* rows of report.html's point-to-point table, then the heaviest */
 
 static void human(char *b, size_t n, double v, const char *units) { report_fmt_human(b, n, v, units); }
 
@@ -286,6 +287,41 @@ static void write_matrix_text(FILE *out, const sites_job_t *j)
     free(shown);
 }
 
+/* report.html's point-to-point rows: every pair up to P2P_HTML_ROWS, else
+ * the heaviest (by bytes) and a row saying how many more (a page of one
+ * row per pair at 16384 ranks took seconds to open; report.json and
+ * p2p.csv keep them all) */
+static const site_cell_t *cmp_cells;
+static int by_bytes_desc(const void *a, const void *b)
+{
+    const site_cell_t *x = &cmp_cells[*(const int *)a], *y = &cmp_cells[*(const int *)b];
+    if (x->bytes != y->bytes) return x->bytes > y->bytes ? -1 : 1;
+    return *(const int *)a - *(const int *)b;
+}
+
+static void p2p_html_rows(FILE *out, const sites_job_t *j)
+{
+    int n = j->ncells, *order = NULL;
+    if (n > P2P_HTML_ROWS && (order = malloc(sizeof *order * (size_t)n))) {
+        for (int i = 0; i < n; i++) order[i] = i;
+        cmp_cells = j->cells;
+        qsort(order, (size_t)n, sizeof *order, by_bytes_desc);
+        n = P2P_HTML_ROWS;
+    }
+    for (int k = 0; k < n; k++) {
+        const site_cell_t *c = &j->cells[order ? order[k] : k];
+        fprintf(out, "<tr><td>%d</td><td>%d</td><td>%lld</td><td data-v=\"%lld\">%lld</td></tr>\n", c->sender,
+                c->receiver, c->msgs, c->bytes, c->bytes);
+    }
+    if (order)
+        fprintf(
+            out,
+            "<tr><td colspan=\"4\">the %d heaviest pairs of %d: every pair is in report.json (and p2p.csv "
+            "with -o)</td></tr>\n",
+            n, j->ncells);
+    free(order);
+}
+
 int sites_write_table(FILE *out, const sites_job_t *j)
 {
     if (!j->nsites) return ferror(out) ? -1 : 0; /* said at the top (sites_unseen_line) */
@@ -484,18 +520,6 @@ int sites_json(json_t *obj, const sites_job_t *j)
     return bad ? -1 : 0;
 }
 
-/* Pairs in the page's table: the heaviest, the rest in p2p.csv */
-#define P2P_ROWS 64
-
-/* how many pairs carry more bytes than pair i (ties: the earlier first) */
-static int heavy_rank(const sites_job_t *j, int i)
-{
-    int above = 0;
-    for (int k = 0; k < j->ncells && above < P2P_ROWS; k++)
-        above += j->cells[k].bytes > j->cells[i].bytes || (j->cells[k].bytes == j->cells[i].bytes && k < i);
-    return above;
-}
-
 /* the program's own point-to-point as a sender x receiver heatmap, on any MPI */
 static void p2p_html(FILE *out, const sites_job_t *j)
 {
@@ -579,15 +603,7 @@ int sites_write_html(FILE *out, const sites_job_t *j)
     fputs("<table class=\"sortable\"><thead><tr><th>sender</th><th>receiver</th>"
           "<th>messages</th><th>bytes</th></tr></thead><tbody>\n",
           out);
-    /* the heaviest pairs; every pair is in p2p.csv and report.json */
-    int shown = 0;
-    for (int i = 0; i < j->ncells && shown < P2P_ROWS; i++)
-        if (heavy_rank(j, i) < P2P_ROWS) {
-            fprintf(out, "<tr><td>%d</td><td>%d</td><td>%lld</td><td data-v=\"%lld\">%lld</td></tr>\n",
-                    j->cells[i].sender, j->cells[i].receiver, j->cells[i].msgs, j->cells[i].bytes,
-                    j->cells[i].bytes);
-            shown++;
-        }
+    p2p_html_rows(out, j);
     fputs("</tbody></table>\n<h3 id=\"collectives\">Collectives by call and root</h3>\n<table "
           "class=\"sortable\">"
           "<thead><tr><th>call</th><th>root</th><th>calls (all ranks)</th><th>bytes put in</th></tr></thead>"
