@@ -13,6 +13,8 @@
  *               MPI_Finalize; the program's own SIGUSR1 handlers, one
  *               installed before MPI_Init (sigaction), one after (signal),
  *               say on stdout how often they ran; DIR "-": no signal
+ *   ring        every rank receives from the previous one first, then
+ *               sends to the next (a cycle of all ranks; 2 or more)
  *   periodic    rank 0 sends 5 messages of 8 B to rank 1, then both wait
  *               (the test kills them with SIGKILL once a periodic snapshot
  *               shows those counts)
@@ -58,6 +60,10 @@ int main(int argc, char **argv)
         int other = 1 - rank;
         MPI_Recv(&buf, 1, MPI_INT, other, 10 + rank, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:deadlock */
         MPI_Send(&buf, 1, MPI_INT, other, 10 + other, MPI_COMM_WORLD);
+    } else if (strcmp(mode, "ring") == 0 && size >= 2) {
+        int prev = (rank + size - 1) % size, next = (rank + 1) % size;
+        MPI_Recv(&buf, 1, MPI_INT, prev, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:ring */
+        MPI_Send(&buf, 1, MPI_INT, next, 20, MPI_COMM_WORLD);
     } else if (strcmp(mode, "mismatch") == 0 && size >= 2) {
         if (rank == 0) {
             for (int i = 0; i < 3; i++) MPI_Send(&buf, 1, MPI_INT, 1, 7, MPI_COMM_WORLD); /* site:send7 */

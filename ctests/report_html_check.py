@@ -55,6 +55,19 @@ PROBE = r"""
 })()
 """
 
+LAYOUT = r"""
+(() => {
+  const top = id => { const e = document.getElementById(id); return e ? e.getBoundingClientRect().top + window.scrollY : null; };
+  const ids = ["findings", "sites", "p2p-heatmap", "counters", "skipped", "run"];
+  const cells = [...document.querySelectorAll("#p2p-heatmap rect.cell")].map(c => c.querySelector("title").textContent);
+  const nav = [...document.querySelectorAll("nav a")].map(a => a.getAttribute("href").slice(1));
+  const folded = !!document.querySelector("#skipped + details") || !document.getElementById("skipped");
+  return JSON.stringify({tops: Object.fromEntries(ids.map(i => [i, top(i)])), cells, nav, folded,
+                         navtops: nav.map(top),
+                         screen: window.innerHeight});
+})()
+"""
+
 SORT = r"""
 (function(){
   var t = document.getElementById('summary-table');
@@ -167,6 +180,8 @@ def main():
         b.wait_for("Page.loadEventFired")
         got = json.loads(b.send("Runtime.evaluate", {"expression": PROBE, "returnByValue": True},
                                 session=s)["result"]["value"])
+        layout = json.loads(b.send("Runtime.evaluate", {"expression": LAYOUT, "returnByValue": True},
+                                   session=s)["result"]["value"])
         order = json.loads(b.send("Runtime.evaluate", {"expression": SORT, "returnByValue": True},
                                   session=s)["result"]["value"])
         b.send("Runtime.evaluate", {"expression": "window.scrollTo(0,0)"}, session=s)
@@ -191,6 +206,32 @@ def main():
         fail("script errors: %s" % errors)
     else:
         print("ok: no script error")
+
+    # the page in the order of what the run shows: findings, call sites and
+    # the program's matrix as a heatmap within the first two screens, the
+    # MPI's own counters, then what was not measured, folded; the nav in
+    # the page's order; a heatmap cell per pair of report.json's program_matrix
+    tops = layout["tops"]
+    seq = [i for i in ["findings", "sites", "p2p-heatmap", "counters", "skipped", "run"] if tops[i] is not None]
+    if [i for i in sorted(seq, key=lambda i: tops[i])] != seq or seq[:3] != ["findings", "sites", "p2p-heatmap"]:
+        fail("sections out of order: %s" % tops)
+    elif tops["p2p-heatmap"] > 2 * layout["screen"]:
+        fail("the program's matrix starts at %d px, beyond two screens of %d" % (tops["p2p-heatmap"], layout["screen"]))
+    else:
+        print("ok: findings, call sites, the program's matrix (at %d px), counters, not measured" % tops["p2p-heatmap"])
+    navtops = [(i, y) for i, y in zip(layout["nav"], layout["navtops"]) if y is not None]
+    if [y for _, y in navtops] != sorted(y for _, y in navtops):
+        fail("the nav does not follow the page: %s" % navtops)
+    if not layout["folded"]:
+        fail("Not measured is not folded")
+    pm = rep["program_matrix"]["cells"]
+    want_cells = sorted("%d to %d: %d message%s, %d byte%s" % (c["sender"], c["receiver"], c["messages"],
+                        "" if c["messages"] == 1 else "s", c["bytes"], "" if c["bytes"] == 1 else "s")
+                        for c in pm) if rep["ranks"] <= 128 else None
+    if want_cells is not None and sorted(layout["cells"]) != want_cells:
+        fail("program matrix heatmap cells %s, report.json %s" % (layout["cells"][:4], want_cells[:4]))
+    else:
+        print("ok: the program's matrix heatmap: %d cells" % len(layout["cells"]))
 
     n = rep["ranks"]
     events = {e["name"]: e for e in rep["events"]}

@@ -1,7 +1,7 @@
 """Helper program of t_report_mpi4py.sh: known traffic from Python (Debian's
 python3-mpi4py), which loads MPI with dlopen, privately.
 
-  python3 report_mpi4py.py
+  python3 report_mpi4py.py [sites]
 
 - every pair of ranks exchanges messages of 0, 100, 1000, 5000 and 70000
   bytes (eager, inline and rendezvous paths): 5 messages, 76100 bytes from
@@ -10,7 +10,15 @@ python3-mpi4py), which loads MPI with dlopen, privately.
 - every rank gathers 800 bytes to root 2 (rank 0 when fewer than 3 ranks).
 Rank 0 prints one line, the same whatever measures the run; each rank exits
 0, or 1 when a byte it received was wrong.
+
+With "sites", only this instead (t_report_mpi4py.sh's call sites: each
+comm.send and comm.recv carries a "site:NAME" marker): rank 0 sends rank 1
+a pickled 100-byte string three times from one line (send_loop) and once
+from another (send_once), rank 1 receives them at recv_loop and recv_once;
+rank 0 prints the pickled size.
 """
+import sys
+
 from mpi4py import MPI
 
 SIZES = (0, 100, 1000, 5000, 70000)
@@ -18,6 +26,19 @@ TAG = 7
 comm = MPI.COMM_WORLD
 rank, size = comm.Get_rank(), comm.Get_size()
 ok = True
+
+if sys.argv[1:] == ["sites"]:
+    obj = b"x" * 100
+    if rank == 0:
+        for i in range(3):
+            comm.send(obj, dest=1, tag=11)  # site:send_loop
+        comm.send(obj, dest=1, tag=12)  # site:send_once
+        print("report_mpi4py: sites, %d-byte messages" % len(MPI.pickle.dumps(obj)))
+    elif rank == 1:
+        for i in range(3):
+            ok &= comm.recv(source=0, tag=11) == obj  # site:recv_loop
+        ok &= comm.recv(source=0, tag=12) == obj  # site:recv_once
+    raise SystemExit(0 if ok else 1)
 
 # all pairs: every receive posted first, then the sends
 recvs, reqs = {}, []

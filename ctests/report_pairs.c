@@ -13,6 +13,8 @@
  *     rank r's queue from its left neighbour holds left + 2 messages.
  * -p  every pair of ranks exchanges messages of 0, 100, 1000, 5000 and
  *     70000 bytes (eager, inline and rendezvous paths), then an allreduce.
+ * -s  skewed: each rank r sends SKEW_BYTES to (r+1) mod N, and rank 0 sends
+ *     rank 1 SKEW_HEAVY times as much besides: one pair stands out.
  * Rank 0 prints one line to stdout; exit 0.
  */
 #include <mpi.h>
@@ -75,30 +77,46 @@ static void all_pairs(int rank, int size)
     free(st);
 }
 
+#define SKEW_BYTES 1000
+#define SKEW_HEAVY 8
+static void skewed(int rank, int size)
+{
+    static char buf[SKEW_BYTES * SKEW_HEAVY];
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    MPI_Sendrecv(buf, SKEW_BYTES, MPI_BYTE, right, 7, buf, SKEW_BYTES, MPI_BYTE, left, 7, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    if (rank == 0 && size > 1) MPI_Send(buf, sizeof buf, MPI_BYTE, 1, 8, MPI_COMM_WORLD);
+    if (rank == 1) MPI_Recv(buf, sizeof buf, MPI_BYTE, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
 int main(int argc, char **argv)
 {
-    int ring = 0, pairs = 0, look = 0, opt;
-    while ((opt = getopt(argc, argv, "rpc")) != -1) {
-        if (opt == 'r')
+    int ring = 0, pairs = 0, look = 0, skew = 0, opt;
+    while ((opt = getopt(argc, argv, "rpcs")) != -1) {
+        if (opt == 's')
+            skew = 1;
+        else if (opt == 'r')
             ring = 1;
         else if (opt == 'c')
             look = 1;
         else if (opt == 'p')
             pairs = 1;
         else {
-            fprintf(stderr, "usage: report_pairs [-r] [-p] [-c]\n");
+            fprintf(stderr, "usage: report_pairs [-r] [-p] [-c] [-s]\n");
             return 2;
         }
     }
-    if (!ring && !pairs) ring = pairs = 1;
+    if (!ring && !pairs && !skew) ring = pairs = 1;
     MPI_Init(&argc, &argv);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (ring) early_ring(rank, size, look);
     if (pairs) all_pairs(rank, size);
+    if (skew) skewed(rank, size);
     if (rank == 0)
-        printf("report_pairs: %d ranks%s%s\n", size, ring ? ", early ring" : "", pairs ? ", all pairs" : "");
+        printf("report_pairs: %d ranks%s%s%s\n", size, ring ? ", early ring" : "", pairs ? ", all pairs" : "",
+               skew ? ", skewed" : "");
     MPI_Finalize();
     return 0;
 }

@@ -47,11 +47,14 @@ for mode in deadlock mismatch collective; do
     [ $rc = 124 ] && fail "$mode: the job did not end on SIGTERM"
     nsig=$(nsnap "$d" signal)
     # timeout sends SIGTERM to mpirun, then to its process group, mpirun
-    # again: Open MPI's mpirun takes a second signal as "abort now" and
-    # kills the ranks with SIGKILL, often before any has written its state
-    # (their watchdog states stay; under the launcher's own timeout below
-    # every rank writes); Hydra passes SIGTERM on once
-    [ "$nsig" -ge 1 ] || [ "$FAMILY" = openmpi ] || fail "$mode: no rank wrote its state on SIGTERM"
+    # again: they mostly arrive as one, but when Open MPI's mpirun sees
+    # two it takes the second as "abort now" and kills the ranks with
+    # SIGKILL before any has seen a signal (their watchdog states stay;
+    # under the launcher's own timeout below every rank writes); Hydra
+    # passes SIGTERM on once.  Otherwise every rank writes: a rank passes
+    # SIGTERM on only once the node's other ranks have written (issue 40)
+    [ "$nsig" = $np ] || { [ "$nsig" = 0 ] && [ "$FAMILY" = openmpi ]; } \
+      || fail "$mode: $nsig of $np ranks wrote their state on SIGTERM"
     check_calls "$d" $mode $np
     check_merge "$d" $mode $np
     ok "$mode under timeout -s TERM: status $rc, $nsig of $np states taken on SIGTERM, the rest by the watchdog"
@@ -112,7 +115,8 @@ d=$PWD/usr1
 mkdir -p "$d"
 launch timeout 120 $MPIRUN $MPIRUN_OPTS -np 2 ./report_hang usr1 - - >usr1.base.out 2>usr1.base.err
 base=$?
-launch timeout 120 $MPIRUN $MPIRUN_OPTS -np 2 "$wrap" -q -o "$d" ./report_hang usr1 "$d" "$PWD/usr1.kept" >usr1.out 2>usr1.err
+# (no periodic state: the sequence number counts these two alone)
+launch timeout 120 $MPIRUN $MPIRUN_OPTS -np 2 "$wrap" -q -o "$d" --snapshot-period 0 ./report_hang usr1 "$d" "$PWD/usr1.kept" >usr1.out 2>usr1.err
 rc=$?
 [ $rc = "$base" ] && [ $rc = 3 ] || fail "usr1: status $rc with the tool, $base without (the program's: 3)"
 # the handler signal() returns: the one the program installed before

@@ -142,7 +142,7 @@ sys.exit(r["matrix"] is not None or "MPICH has no per-peer variables" not in r.g
   # only the SPC build of 4.1.4 is known to send its own collectives in MPI_Init
   [ "$FLAVOR" != openmpi-spc ] && grep -q "\[(" out$np.check && fail "np=$np: the MPI's own traffic on $FLAVOR: $(cat out$np.check)"
   renders out$np/matrix.svg && ok "np=$np: matrix.svg renders" || fail "np=$np: matrix.svg does not render"
-  grep -q '<h2 id="matrix">' out$np/report.html && grep -q 'id="matrix-table"' out$np/report.html \
+  grep -q '<h3 id="matrix">' out$np/report.html && grep -q 'id="matrix-table"' out$np/report.html \
     && ok "np=$np: report.html has the matrix" || fail "np=$np: report.html lacks the matrix"
 done
 

@@ -17,6 +17,12 @@
 #   way the data went), one message each, and report.json's "axes" says so;
 #   p2p where the MPI gives it (5.0): 5 messages, 76100 bytes each ordered
 #   pair; on 4.1 absent with its reason (open-mpi/ompi#9260).
+# - call sites (report_mpi4py.py sites, 2 ranks): each comm.send and
+#   comm.recv at its Python line (the interpreter's frame, read without the
+#   GIL), exact: two MPI_Send sites at the two send lines with 3 and 1
+#   calls, messages and the pickled bytes; the receives' messages and bytes
+#   at their two lines (mpi4py receives with MPI_Mprobe + MPI_Mrecv); every
+#   site a Python line, with mpi4py's frame as its detail.
 # Skips only when python3-mpi4py is not installed (scripts/deps.sh installs
 # it), or on an Open MPI whose library is not libmpi.so.40.
 # flavors: openmpi openmpi-spc
@@ -105,6 +111,42 @@ then
   ok "--matrix: coll exact (broadcast 0 -> r, gather filed 2 -> r), labelled so; p2p $([ $p2p = yes ] && echo exact || echo 'absent with its reason')"
 else
   fail "--matrix: status $rc"; tail -20 matrix.err
+fi
+
+# ---- call sites at the script's lines
+run -np 2 "$wrap" -q -o sites "$py" report_mpi4py.py sites >sites.out 2>sites.err
+rc=$?
+bytes=$(sed -n 's/^report_mpi4py: sites, \([0-9]*\)-byte messages$/\1/p' sites.out)
+if [ $rc = 0 ] && [ -n "$bytes" ] && python3 - sites/report.json report_mpi4py.py "$bytes" <<'PY'
+import json, os, re, sys
+doc, src, size = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+lines = {}
+for n, t in enumerate(open(src), 1):
+    m = re.search(r"# site:(\w+)$", t.rstrip())
+    if m:
+        lines[m.group(1)] = n
+sites = doc["call_sites"]["sites"]
+assert doc["call_sites"]["program_lines_off"] is None, doc["call_sites"]["program_lines_off"]
+for s in sites:
+    assert os.path.basename(s["file"]) == src and s["program_line"] == "python", (s["label"], s["program_line"])
+    assert s["via"] and "mpi4py" in s["via"]["module"], s["via"]
+at = lambda name: [s for s in sites if s["line"] == lines[name]]
+for name, n in (("send_loop", 3), ("send_once", 1)):
+    got = [(s["call"], s["calls"], s["messages_sent"], s["bytes_sent"], s["messages_received"]) for s in at(name)]
+    assert got == [("MPI_Send", n, n, n * size, 0)], (name, got)
+for name, n in (("recv_loop", 3), ("recv_once", 1)):
+    got = at(name)
+    assert got and sum(s["messages_received"] for s in got) == n and sum(s["bytes_received"] for s in got) == n * size \
+        and sum(s["messages_sent"] for s in got) == 0, (name, [(s["call"], s["calls"], s["messages_received"]) for s in got])
+used = {lines[k] for k in lines}
+assert {s["line"] for s in sites} == used, sorted({s["line"] for s in sites})
+print(len(sites), "sites at", sorted(used))
+PY
+then
+  ok "call sites: comm.send at its two lines (3 and 1 calls, $bytes bytes each), the receives at theirs, exact; all Python lines"
+else
+  fail "call sites: status $rc"; tail -20 sites.err; python3 -c 'import json,sys
+for s in json.load(open(sys.argv[1]))["call_sites"]["sites"]: print(s["label"], s["call"], s["calls"], s["program_line"])' sites/report.json
 fi
 
 [ $fails -eq 0 ] && echo "PASS t_report_mpi4py ($FLAVOR)" || echo "$fails check(s) failed"

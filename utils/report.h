@@ -99,13 +99,14 @@ typedef struct report_series {
 
 typedef struct report_job {
     int nprocs;
-    char (*hosts)[REPORT_HOST_LEN]; /* per rank */
+    char (*hosts)[REPORT_HOST_LEN]; /* per rank; "" in a merge: the rank left no state */
     double *elapsed;                /* per rank: seconds from MPI_Init to MPI_Finalize */
     char mpi_library[256];          /* first line of MPI_Get_library_version */
     char command[1024];             /* the program and its arguments */
     char started[64];               /* ISO 8601 time of rank 0's MPI_Init return */
     char papi_version[32];          /* "7.0.0.0", or "" when unknown */
     int no_files;                   /* no output directory: the table names no file */
+    int console;                    /* rendering for the terminal: the short forms */
     /* the tool's own time on rank 0, outside the measured window: start-up
      * (after MPI_Init returned, before counting started) and collection
      * (after every rank stopped counting, until every record is on rank 0) */
@@ -152,6 +153,10 @@ void report_not_provided_line(FILE *out, const report_job_t *job, const int *gro
  * without a leading "NAME is not available on ...: " naming the metric. */
 const char *report_reason_cause(const report_skip_t *s);
 void report_not_provided_table(FILE *out, const report_job_t *job, const char *prefix);
+/* The same on the terminal: at most three lines, one per thing that would
+ * give them (an Open MPI rebuild, an MPICH rebuild, Open MPI's monitoring),
+ * each with its metrics; every reason stays in report.txt and the page. */
+void report_not_provided_brief(FILE *out, const report_job_t *job);
 /* Allocates the (zeroed) sender matrix with ncols columns; kind is set by
  * the caller, with present[], matrix and other per receiver. */
 void report_job_senders(report_job_t *job, int ncols);
@@ -185,11 +190,31 @@ void report_matrix_table(FILE *out, const report_job_t *job);
 #define REPORT_MATRIX_SIDE 128
 int report_matrix_block(int nprocs);
 
+/* A sender x receiver heatmap panel of an SVG (the communication matrix's
+ * kinds, the program's own point-to-point): blocks of ranks beyond
+ * REPORT_MATRIX_SIDE, coloured by bytes (messages when no byte moved). */
+typedef struct report_heatmap {
+    const report_cell_t *cells;
+    int ncells, nprocs;
+    const char *name, *title; /* "NAME: TITLE" above the panel */
+    const char *axes;         /* what a row and a column are, a line */
+    const char *axis[2];      /* the row and column axis titles */
+    int counts_msgs;          /* cells hold message counts */
+} report_heatmap_t;
+int report_heatmap_width(void);
+int report_heatmap_height(const report_heatmap_t *h);
+void report_heatmap_panel(FILE *out, const report_heatmap_t *h, int y_top);
+
 /* min, max, mean, ranks of min and max, imbalance of every event. */
 void report_compute(report_job_t *job);
 
 /* Renderings.  Return 0, or -1 on an output error. */
 int report_write_table(FILE *out, const report_job_t *job);
+/* A merge's rank with no state (report_job_t.partial, no host), and the
+ * hosts of the ranks that have one (*nmissing: how many have none; may be
+ * NULL): a rank that left nothing is named missing, never a host. */
+int report_rank_missing(const report_job_t *job, int r);
+int report_count_hosts(const report_job_t *job, int *nmissing);
 int report_write_csv(FILE *out, const report_job_t *job);
 int report_write_json(FILE *out, const report_job_t *job);
 /* report.json's document (the extra hook's members included), written

@@ -15,7 +15,8 @@
  *       a thread's call in progress (peer: world rank, -1 none; tag: - for
  *       none; comm: site_comms.h's id; members: world ranks, "0-3,6")
  *   B comm size members                            a communicator of the rank
- *   D seconds                                      what writing it took
+ *   D seconds [since]                              what writing it took; on a
+ *       signal, the seconds from its arrival to the state (all but the rename)
  */
 #ifndef PAPI_MPIT_REPORT_HANG_H
 #define PAPI_MPIT_REPORT_HANG_H

@@ -58,11 +58,14 @@ static const char SCRIPT[] =
 static double max_elapsed(const report_job_t *job, double *lo)
 {
     double m = 0;
-    *lo = job->nprocs ? job->elapsed[0] : 0;
+    *lo = -1;
     for (int r = 0; r < job->nprocs; r++) {
+        if (report_rank_missing(job, r)) continue; /* no state: no time */
+        if (*lo < 0) *lo = job->elapsed[r];
         if (job->elapsed[r] > m) m = job->elapsed[r];
         if (job->elapsed[r] < *lo) *lo = job->elapsed[r];
     }
+    if (*lo < 0) *lo = 0;
     return m;
 }
 
@@ -222,7 +225,7 @@ static void summary_row(FILE *out, const report_job_t *job, int i)
 
 static void write_summary(FILE *out, const report_job_t *job, const int *idx, int nrows)
 {
-    fputs("<h2 id=\"summary\">Summary</h2>\n<p class=\"note\">Over ranks: the smallest, mean and largest "
+    fputs("<h3 id=\"summary\">Summary</h3>\n<p class=\"note\">Over ranks: the smallest, mean and largest "
           "value, "
           "the ranks holding the smallest and the largest (the lowest rank on a tie), and max/mean (1: even; "
           "the number of ranks: one rank has it all). Click a column to sort.</p>\n",
@@ -249,7 +252,7 @@ static void write_summary(FILE *out, const report_job_t *job, const int *idx, in
 /* ---- a bar chart per event that varies; the others in one line */
 static void write_charts(FILE *out, const report_job_t *job, const int *idx, int nrows)
 {
-    fputs("<h2 id=\"charts\">Per rank</h2>\n", out);
+    fputs("<h3 id=\"charts\">Per rank</h3>\n", out);
     int nvary = 0;
     for (int k = 0; k < nrows; k++) nvary += job->events[idx[k]].min != job->events[idx[k]].max;
     if (nvary)
@@ -286,7 +289,7 @@ static void write_charts(FILE *out, const report_job_t *job, const int *idx, int
 static void write_senders(FILE *out, const report_job_t *job)
 {
     const report_senders_t *s = &job->senders;
-    fputs("<h2 id=\"senders\">Unexpected messages by sender</h2>\n", out);
+    fputs("<h3 id=\"senders\">Unexpected messages by sender</h3>\n", out);
     if (s->kind == REPORT_SENDERS_NONE) {
         fputs("<p>Not available", out);
         if (s->note[0]) fputs(": ", out), H(out, s->note);
@@ -348,7 +351,7 @@ static void write_senders(FILE *out, const report_job_t *job)
 static void write_matrix(FILE *out, const report_job_t *job)
 {
     const report_matrix_t *m = &job->matrix;
-    fputs("<h2 id=\"matrix\">Communication matrix</h2>\n", out);
+    fputs("<h3 id=\"matrix\">Communication matrix</h3>\n", out);
     if (!report_matrix_any(job)) {
         fputs("<p id=\"matrix-none\">Not available", out);
         if (m->note[0]) fputs(": ", out), H(out, m->note);
@@ -410,6 +413,8 @@ static void write_matrix(FILE *out, const report_job_t *job)
 /* ---- not measured: the default metrics this MPI cannot give, a line per
  * reason (each metric's own reason is in report.json), then the other
  * events not measured, each with its reason */
+static void write_skipped_body(FILE *out, const report_job_t *job, int ndefault, int nnone);
+
 static void write_skipped(FILE *out, const report_job_t *job)
 {
     fputs("<h2 id=\"skipped\">Not measured</h2>\n", out);
@@ -419,6 +424,15 @@ static void write_skipped(FILE *out, const report_job_t *job)
         fputs("<p>Every event asked for was measured on every rank that could add it.</p>\n", out);
         return;
     }
+    /* folded: what the run shows comes first */
+    fprintf(out, "<details><summary>%d event%s not measured, with the reasons</summary>\n",
+            job->nskips + nnone, job->nskips + nnone == 1 ? "" : "s");
+    write_skipped_body(out, job, ndefault, nnone);
+    fputs("</details>\n", out);
+}
+
+static void write_skipped_body(FILE *out, const report_job_t *job, int ndefault, int nnone)
+{
     int *group_of = calloc((size_t)job->nskips + 1, sizeof *group_of);
     int ngroups = group_of ? report_not_provided_groups(job, group_of) : 0;
     if (ngroups) {
@@ -467,11 +481,16 @@ static void write_skipped(FILE *out, const report_job_t *job)
 /* ---- the run: hosts with their ranks as ranges ("0-1, 4") */
 static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
 {
-    int n = job->nprocs;
+    int n = job->nprocs, nmissing = 0;
     *nhosts = 0;
     for (int r = 0; r < n; r++) {
+        if (report_rank_missing(job, r)) {
+            nmissing++;
+            continue;
+        }
         int seen = 0;
-        for (int q = 0; q < r && !seen; q++) seen = strcmp(job->hosts[q], job->hosts[r]) == 0;
+        for (int q = 0; q < r && !seen; q++)
+            seen = !report_rank_missing(job, q) && strcmp(job->hosts[q], job->hosts[r]) == 0;
         if (seen) continue;
         fputs(*nhosts ? "; " : "", out);
         (*nhosts)++;
@@ -479,9 +498,11 @@ static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
         fputs(": rank", out);
         const char *sep = " ";
         for (int a = r; a < n; a++) {
-            if (strcmp(job->hosts[a], job->hosts[r])) continue;
+            if (report_rank_missing(job, a) || strcmp(job->hosts[a], job->hosts[r])) continue;
             int b = a;
-            while (b + 1 < n && strcmp(job->hosts[b + 1], job->hosts[r]) == 0) b++;
+            while (b + 1 < n && !report_rank_missing(job, b + 1) &&
+                   strcmp(job->hosts[b + 1], job->hosts[r]) == 0)
+                b++;
             if (b > a)
                 fprintf(out, "%s%d-%d", sep, a, b);
             else
@@ -490,6 +511,11 @@ static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
             a = b;
         }
     }
+    if (!nmissing) return;
+    fputs(*nhosts ? "; " : "", out);
+    const char *sep = "";
+    for (int r = 0; r < n; r++)
+        if (report_rank_missing(job, r)) fprintf(out, "%srank %d: no state", sep, r), sep = ", ";
 }
 
 static void write_run(FILE *out, const report_job_t *job)
@@ -511,9 +537,9 @@ static void write_run(FILE *out, const report_job_t *job)
     report_fmt_seconds(took, sizeof took, hi);
     report_fmt_seconds(least, sizeof least, lo);
     fprintf(out,
-            "</dd>\n<dt>duration</dt><dd id=\"duration\" data-v=\"%.9f\">%s from MPI_Init to MPI_Finalize "
+            "</dd>\n<dt>duration</dt><dd id=\"duration\" data-v=\"%.9f\">%s from MPI_Init to %s "
             "(the longest rank; the shortest %s)</dd>\n",
-            hi, took, least);
+            hi, took, job->partial ? "the last state taken" : "MPI_Finalize", least);
     fputs("<dt>the tool's cost</dt><dd>", out);
     if (job->tool_cost_measured)
         fprintf(
@@ -558,7 +584,11 @@ int report_write_html(FILE *out, const report_job_t *job)
             job->nprocs == 1 ? "" : "s", STYLE);
     fputs("<h1>papi-mpit-report</h1>\n<p class=\"lead\"><code>", out);
     H(out, job->command[0] ? job->command : "(unknown program)");
-    fprintf(out, "</code>: %d rank%s on ", job->nprocs, job->nprocs == 1 ? "" : "s");
+    int nmissing;
+    report_count_hosts(job, &nmissing);
+    fprintf(out, "</code>: %d rank%s", job->nprocs, job->nprocs == 1 ? "" : "s");
+    if (nmissing) fprintf(out, ", %d with a state,", job->nprocs - nmissing);
+    fputs(" on ", out);
     FILE *null = fopen("/dev/null", "w");
     nhosts = 1;
     if (null) write_hosts(null, job, &nhosts), fclose(null);
@@ -567,12 +597,15 @@ int report_write_html(FILE *out, const report_job_t *job)
     fprintf(out, "%d host%s, %s from MPI_Init to %s", nhosts, nhosts == 1 ? "" : "s", took,
             job->partial ? "the last state taken (the run ended early)" : "MPI_Finalize");
     if (job->mpi_library[0]) fputs("; ", out), H(out, job->mpi_library);
-    fputs("</p>\n<nav><a href=\"#overview\">Overview</a><a href=\"#summary\">Summary</a><a "
-          "href=\"#charts\">Per "
-          "rank</a><a href=\"#senders\">By sender</a><a href=\"#matrix\">Matrix</a>",
-          out);
+    /* the page in the order of what the run shows: findings, call sites
+     * and the program's matrix, the MPI's own counters, what was not
+     * measured (folded), the run; the nav follows it */
+    fputs("</p>\n<nav>", out);
     if (job->extra.html_nav) fputs(job->extra.html_nav, out);
-    fputs("<a href=\"#skipped\">Not measured</a><a href=\"#run\">The run</a></nav>\n", out);
+    fputs("<a href=\"#overview\">Overview</a><a href=\"#summary\">Summary</a><a href=\"#charts\">Per rank</a>"
+          "<a href=\"#senders\">By sender</a><a href=\"#matrix\">Matrix</a><a href=\"#skipped\">Not "
+          "measured</a><a href=\"#run\">The run</a></nav>\n",
+          out);
     int nnot = report_not_provided_count(job);
     if (nnot) /* one line here; the metrics and reasons once, under Not measured */
         fprintf(out,
@@ -580,9 +613,11 @@ int report_write_html(FILE *out, const report_job_t *job)
                 "<a href=\"#skipped\">why, under Not measured</a>.</p>\n",
                 nnot);
     if (job->extra.html_top) job->extra.html_top(out, job->extra.arg);
+    if (job->extra.html) job->extra.html(out, job->extra.arg);
+    fputs("<h2 id=\"counters\">The MPI's own counters</h2>\n", out);
     write_glance(out, job, idx, nrows);
 
-    fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"note\">A row per event, a column per rank. Each row "
+    fputs("<h3 id=\"overview\">Overview</h3>\n<p class=\"note\">A row per event, a column per rank. Each row "
           "is "
           "scaled to its own largest value, so the darkest cell of a row is the rank with the most of that "
           "event, whatever its units; rows are ordered by max/mean, the most uneven first. Hover a cell for "
@@ -602,7 +637,6 @@ int report_write_html(FILE *out, const report_job_t *job)
     write_senders(out, job);
     write_matrix(out, job);
     report_queues_html(out, job);
-    if (job->extra.html) job->extra.html(out, job->extra.arg);
     write_skipped(out, job);
     write_run(out, job);
     fprintf(out, "<script>\n%s</script>\n</body></html>\n", SCRIPT);

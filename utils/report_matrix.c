@@ -107,11 +107,11 @@ typedef struct totals {
     const report_cell_t *top;
 } totals_t;
 
-static totals_t kind_totals(const report_matrix_t *m, int k)
+static totals_t cell_totals(const report_cell_t *cells, int ncells)
 {
     totals_t t = {0, 0, NULL};
-    for (int i = 0; i < m->ncells[k]; i++) {
-        const report_cell_t *c = &m->cells[k][i];
+    for (int i = 0; i < ncells; i++) {
+        const report_cell_t *c = &cells[i];
         if (c->msgs > 0) t.msgs += c->msgs;
         t.bytes += c->bytes;
         if (!t.top || c->bytes > t.top->bytes || (c->bytes == t.top->bytes && c->msgs > t.top->msgs))
@@ -189,7 +189,7 @@ void report_matrix_table(FILE *out, const report_job_t *job)
                     m->why[k][0] ? m->why[k] : "not given by this MPI");
             continue;
         }
-        totals_t t = kind_totals(m, k);
+        totals_t t = cell_totals(m->cells[k], m->ncells[k]);
         fprintf(out, "  %-8s", kind_names[k]);
         if (k <= REPORT_MATRIX_COLL) fprintf(out, " %.0Lf message%s,", t.msgs, t.msgs == 1 ? "" : "s");
         fprintf(out, " %.0Lf byte%s, %d pair%s", t.bytes, t.bytes == 1 ? "" : "s", m->ncells[k],
@@ -215,25 +215,23 @@ void report_matrix_table(FILE *out, const report_job_t *job)
 #define MX_ZERO  "#f2f2f2"
 #define MX_RIGHT 150
 
-/* a kind with nothing sent gets its title and that line only */
-static int panel_h(const report_job_t *job, int k)
-{
-    return job->matrix.ncells[k] ? MX_TOP + MX_PLOT + MX_GAP : 56;
-}
+/* a panel with nothing sent gets its title and that line only */
+int report_heatmap_height(const report_heatmap_t *h) { return h->ncells ? MX_TOP + MX_PLOT + MX_GAP : 56; }
 
-static void panel(FILE *out, const report_job_t *job, int k, int y_top)
+int report_heatmap_width(void) { return MX_LEFT + MX_PLOT + 24 + MX_RIGHT; }
+
+void report_heatmap_panel(FILE *out, const report_heatmap_t *h, int y_top)
 {
-    const report_matrix_t *m = &job->matrix;
-    if (!m->ncells[k]) {
-        fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"14\">%s: %s</text>\n", y_top + 20, kind_names[k],
-                kind_titles[k]);
+    if (!h->ncells) {
+        fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"14\">%s: %s</text>\n", y_top + 20, h->name,
+                h->title);
         fprintf(out,
                 "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#444\">nothing sent in the counting "
                 "window</text>\n",
                 y_top + 38);
         return;
     }
-    int n = job->nprocs, b = report_matrix_block(n), side = (n + b - 1) / b;
+    int n = h->nprocs, b = report_matrix_block(n), side = (n + b - 1) / b;
     /* block sums, then the scale: bytes, or messages when no byte moved */
     long long *bytes = calloc((size_t)side * (size_t)side, sizeof *bytes);
     long long *msgs = calloc((size_t)side * (size_t)side, sizeof *msgs);
@@ -242,8 +240,8 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
         free(msgs);
         return;
     }
-    for (int i = 0; i < m->ncells[k]; i++) {
-        const report_cell_t *c = &m->cells[k][i];
+    for (int i = 0; i < h->ncells; i++) {
+        const report_cell_t *c = &h->cells[i];
         size_t at = (size_t)(c->sender / b) * (size_t)side + (size_t)(c->receiver / b);
         bytes[at] += c->bytes;
         if (c->msgs > 0) msgs[at] += c->msgs;
@@ -255,22 +253,21 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
     }
     const long long *scale = maxb > 0 ? bytes : msgs;
     long long hi = maxb > 0 ? maxb : maxm;
-    totals_t t = kind_totals(m, k);
+    totals_t t = cell_totals(h->cells, h->ncells);
     int x0 = MX_LEFT, y0 = y_top + MX_TOP;
     double cell = (double)MX_PLOT / side;
     char colour[16];
 
-    fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"14\">%s: %s</text>\n", y_top + 20, kind_names[k],
-            kind_titles[k]);
+    fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"14\">%s: %s</text>\n", y_top + 20, h->name, h->title);
     fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#444\">", y_top + 38);
-    if (k <= REPORT_MATRIX_COLL) fprintf(out, "%.0Lf message%s, ", t.msgs, t.msgs == 1 ? "" : "s");
+    if (h->counts_msgs) fprintf(out, "%.0Lf message%s, ", t.msgs, t.msgs == 1 ? "" : "s");
     fprintf(out, "%.0Lf byte%s; colour: %s", t.bytes, t.bytes == 1 ? "" : "s",
             maxb > 0 ? "bytes" : "messages");
     if (b > 1) fprintf(out, "; a cell is a block of %d x %d ranks (their sum)", b, b);
     fputs("</text>\n", out);
     /* what row and column are, the kind's own words */
     fprintf(out, "<text x=\"10\" y=\"%d\" font-size=\"11\" fill=\"#444\">", y_top + 52);
-    report_xml_str(out, kind_axes[k]);
+    report_xml_str(out, h->axes);
     fputs("</text>\n", out);
     fputs("<g shape-rendering=\"crispEdges\">\n", out);
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", x0, y0, MX_PLOT,
@@ -289,7 +286,7 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
                 fprintf(out, "<title>ranks %d-%d to %d-%d: ", r * b, r * b + b - 1, c * b, c * b + b - 1);
             else
                 fprintf(out, "<title>%d to %d: ", r, c);
-            if (k <= REPORT_MATRIX_COLL) fprintf(out, "%lld message%s, ", msgs[at], msgs[at] == 1 ? "" : "s");
+            if (h->counts_msgs) fprintf(out, "%lld message%s, ", msgs[at], msgs[at] == 1 ? "" : "s");
             fprintf(out, "%lld byte%s</title></rect>\n", bytes[at], bytes[at] == 1 ? "" : "s");
         }
     fputs("</g>\n", out);
@@ -306,11 +303,11 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
                 y0 + (r + 0.5) * cell + MX_FONT * 0.35, r * b);
     fputs("</g>\n", out);
     fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
-            x0 + MX_PLOT / 2, y0 + MX_PLOT + 32, kind_axis[k][1]);
+            x0 + MX_PLOT / 2, y0 + MX_PLOT + 32, h->axis[1]);
     fprintf(out,
             "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 %d %d)\">"
             "%s</text>\n",
-            22, y0 + MX_PLOT / 2, 22, y0 + MX_PLOT / 2, kind_axis[k][0]);
+            22, y0 + MX_PLOT / 2, 22, y0 + MX_PLOT / 2, h->axis[0]);
     /* the legend: light (least) to dark (largest), with both ends named */
     int xl = x0 + MX_PLOT + 24;
     for (int i = 0; i < 10; i++) {
@@ -328,11 +325,27 @@ static void panel(FILE *out, const report_job_t *job, int k, int y_top)
     free(msgs);
 }
 
+/* a kind of the job's matrix as a heatmap */
+static report_heatmap_t kind_heatmap(const report_job_t *job, int k)
+{
+    return (report_heatmap_t){.cells = job->matrix.cells[k],
+                              .ncells = job->matrix.ncells[k],
+                              .nprocs = job->nprocs,
+                              .name = kind_names[k],
+                              .title = kind_titles[k],
+                              .axes = kind_axes[k],
+                              .axis = {kind_axis[k][0], kind_axis[k][1]},
+                              .counts_msgs = k <= REPORT_MATRIX_COLL};
+}
+
 int report_matrix_svg_body(FILE *out, const report_job_t *job)
 {
-    int w = MX_LEFT + MX_PLOT + 24 + MX_RIGHT, h = 40;
+    int w = report_heatmap_width(), h = 40;
     for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
-        if (job->matrix.nranks[k]) h += panel_h(job, k);
+        if (job->matrix.nranks[k]) {
+            report_heatmap_t hm = kind_heatmap(job, k);
+            h += report_heatmap_height(&hm);
+        }
     fprintf(out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
             "font-family=\"sans-serif\">\n",
@@ -345,8 +358,9 @@ int report_matrix_svg_body(FILE *out, const report_job_t *job)
     int y = 40;
     for (int k = 0; k < REPORT_MATRIX_KINDS; k++)
         if (job->matrix.nranks[k]) {
-            panel(out, job, k, y);
-            y += panel_h(job, k);
+            report_heatmap_t hm = kind_heatmap(job, k);
+            report_heatmap_panel(out, &hm, y);
+            y += report_heatmap_height(&hm);
         }
     fputs("</svg>\n", out);
     return ferror(out) ? -1 : 0;

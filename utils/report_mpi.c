@@ -715,18 +715,11 @@ static void report_start(void)
     if (!helper_running && my_rank == 0) note("cannot start a thread: nothing is measured");
     if (!helper_running && snap_on) snap_off(), snap_on = 0;
     if (my_rank == 0) {
-        int nfolded = 0;
-        for (int i = 0; i < nev; i++) {
-            if (evs[i].set >= 0) continue;
-            if (evs[i].quiet == SAY_EACH)
+        /* the default metrics this MPI cannot give (SAY_FOLDED) are named
+         * after the report's table, by what would give them */
+        for (int i = 0; i < nev; i++)
+            if (evs[i].set < 0 && evs[i].quiet == SAY_EACH)
                 note("event %s not available: skipped (%s)", evs[i].name, evs[i].reason);
-            else if (evs[i].quiet == SAY_FOLDED)
-                nfolded++;
-        }
-        /* named, by reason, after the report's table */
-        if (nfolded && !quiet())
-            note("%d default metric%s this MPI does not provide: named after the report, with the reason",
-                 nfolded, nfolded == 1 ? "" : "s");
     }
     if (helper_running) sampling_begin();
     report_log_start(my_rank);
@@ -881,7 +874,9 @@ static void report_output(report_job_t *job)
             if (all[i].nranks < job->nprocs || all[i].is_default) partial[k++] = all[i];
         if (partial) job->skips = partial, job->nskips = k;
         fflush(stderr);
+        job->console = 1;
         render_text(stderr, job);
+        job->console = 0;
         fflush(stderr);
         job->skips = all;
         job->nskips = nskips;
@@ -1051,7 +1046,11 @@ static void write_state(int reason, int signo, void *arg)
     if (f) {
         fwrite(more, 1, m, f);
         fwrite(rec, 1, (size_t)len, f);
-        fprintf(f, "D\t%.6f\n", monotonic_s() - t0); /* what writing it took */
+        /* what writing it took; on a signal, also the time from its arrival */
+        if (reason == SNAP_SIGNAL)
+            fprintf(f, "D\t%.6f\t%.6f\n", monotonic_s() - t0, snap_since_signal_s());
+        else
+            fprintf(f, "D\t%.6f\n", monotonic_s() - t0);
         /* no fsync: a killed process's writes are in the kernel already, and
          * the time counts when mpirun kills the other ranks once one ends */
         if (fflush(f)) err = errno;

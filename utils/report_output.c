@@ -203,6 +203,78 @@ void report_not_provided_table(FILE *out, const report_job_t *job, const char *p
     free(group_of);
 }
 
+/* What would give a default metric this MPI cannot, as its reason names it.
+ * A metric goes under every remedy its reason names. */
+static const struct remedy {
+    const char *named_by[2]; /* the reason names it when it holds one of these */
+    const char *gives;
+    const char *family; /* first where the running MPI is this one */
+} remedies[] = {
+    {{"--enable-spc", "Open MPI 6.0 or later"},
+     "Open MPI built with --enable-spc (or Open MPI 6.0)",
+     "Open MPI"},
+    {{"MPICH built with", NULL},
+     "MPICH built with --enable-mpit-events=yes --enable-mpit-pvars=recvq",
+     "MPICH"},
+    {{"monitoring on", NULL}, "Open MPI's monitoring (--matrix)", "Open MPI"},
+};
+enum { NREMEDIES = sizeof remedies / sizeof remedies[0] };
+
+static int names_remedy(const report_skip_t *s, const struct remedy *r)
+{
+    for (int k = 0; k < 2; k++)
+        if (r->named_by[k] && strstr(s->reason, r->named_by[k])) return 1;
+    return 0;
+}
+
+/* ", NAME" for each default skip that r names (NULL: that no remedy names) */
+static int list_named(FILE *out, const report_job_t *job, const struct remedy *r)
+{
+    int n = 0;
+    for (int i = 0; i < job->nskips; i++) {
+        const report_skip_t *s = &job->skips[i];
+        if (!s->is_default) continue;
+        int named = 0;
+        for (int k = 0; k < NREMEDIES && !r; k++) named |= names_remedy(s, &remedies[k]);
+        if (r ? !names_remedy(s, r) : named) continue;
+        if (out) fprintf(out, "%s%s", n ? ", " : "", short_name(s->name));
+        n++;
+    }
+    return n;
+}
+
+void report_not_provided_brief(FILE *out, const report_job_t *job)
+{
+    if (!report_not_provided_count(job)) return;
+    const char *where =
+        job->no_files ? "every reason: -o DIR, in DIR/report.txt" : "every reason in report.txt";
+    /* the remedies with metrics, the running MPI's own first */
+    const struct remedy *order[NREMEDIES];
+    int nlines = 0, left = list_named(NULL, job, NULL);
+    for (int mine = 1; mine >= 0; mine--)
+        for (int k = 0; k < NREMEDIES; k++)
+            if (!strstr(job->mpi_library, remedies[k].family) == !mine && list_named(NULL, job, &remedies[k]))
+                order[nlines++] = &remedies[k];
+    for (int l = 0; l < nlines; l++) {
+        fprintf(out, "not measured, needs %s: ", order[l]->gives);
+        list_named(out, job, order[l]);
+        if (l == nlines - 1 && (!left || nlines == 3)) { /* the last line says the rest */
+            if (left) {
+                fputs("; also ", out);
+                list_named(out, job, NULL);
+            }
+            fprintf(out, " (%s)", where);
+            left = 0;
+        }
+        fputc('\n', out);
+    }
+    if (left) {
+        fputs("not measured, not provided by this MPI: ", out);
+        list_named(out, job, NULL);
+        fprintf(out, " (%s)\n", where);
+    }
+}
+
 void report_job_senders(report_job_t *job, int ncols)
 {
     report_senders_t *s = &job->senders;
@@ -248,15 +320,34 @@ static double max_elapsed(const report_job_t *job)
     return m;
 }
 
-static int count_hosts(const report_job_t *job)
+int report_rank_missing(const report_job_t *job, int r) { return job->partial && !job->hosts[r][0]; }
+
+int report_count_hosts(const report_job_t *job, int *nmissing)
 {
-    int n = 0;
+    int n = 0, gone = 0;
     for (int r = 0; r < job->nprocs; r++) {
+        if (report_rank_missing(job, r)) { /* no state: its host is not known, and is not one */
+            gone++;
+            continue;
+        }
         int seen = 0;
-        for (int q = 0; q < r && !seen; q++) seen = strcmp(job->hosts[q], job->hosts[r]) == 0;
+        for (int q = 0; q < r && !seen; q++)
+            seen = !report_rank_missing(job, q) && strcmp(job->hosts[q], job->hosts[r]) == 0;
         n += !seen;
     }
+    if (nmissing) *nmissing = gone;
     return n;
+}
+
+/* the ranks that left no state, a line each (at most 32, then how many more) */
+static void write_missing(FILE *out, const report_job_t *job)
+{
+    int k = 0, total = 0;
+    for (int r = 0; r < job->nprocs; r++) total += report_rank_missing(job, r);
+    for (int r = 0; r < job->nprocs && k < 32; r++)
+        if (report_rank_missing(job, r))
+            fprintf(out, "  rank %d: no state (killed before writing it, or snapshots off there)\n", r), k++;
+    if (total > k) fprintf(out, "  and %d more ranks: no state\n", total - k);
 }
 
 /* ---- the sampled maxima */
@@ -351,12 +442,14 @@ static void write_top_senders(FILE *out, const report_job_t *job)
 
 int report_write_table(FILE *out, const report_job_t *job)
 {
-    int nhosts = count_hosts(job);
-    char took[32];
+    int nmissing, nhosts = report_count_hosts(job, &nmissing);
+    char took[32], with[48] = "";
     report_fmt_seconds(took, sizeof took, max_elapsed(job));
-    fprintf(out, "papi-mpit-report: %d rank%s on %d host%s, %s from MPI_Init to %s\n", job->nprocs,
-            job->nprocs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", took,
+    if (nmissing) snprintf(with, sizeof with, ", %d with a state,", job->nprocs - nmissing);
+    fprintf(out, "papi-mpit-report: %d rank%s%s on %d host%s, %s from MPI_Init to %s\n", job->nprocs,
+            job->nprocs == 1 ? "" : "s", with, nhosts, nhosts == 1 ? "" : "s", took,
             job->partial ? "the last state taken (the run ended early)" : "MPI_Finalize");
+    write_missing(out, job);
     if (job->mpi_library[0]) fprintf(out, "  MPI: %s\n", job->mpi_library);
     if (job->command[0]) fprintf(out, "  program: %s\n", job->command);
     char sampling[2048];
@@ -407,8 +500,12 @@ int report_write_table(FILE *out, const report_job_t *job)
         fputc('\n', out);
     }
     if (!job->nevents) fprintf(out, "(no event could be measured)\n");
-    /* after the measurement: what this MPI cannot give, a line per reason */
-    report_not_provided_table(out, job, "");
+    /* after the measurement: what this MPI cannot give, a line per reason
+     * (the terminal: a line per remedy) */
+    if (job->console)
+        report_not_provided_brief(out, job);
+    else
+        report_not_provided_table(out, job, "");
     for (int i = 0; i < job->nskips; i++) {
         const report_skip_t *s = &job->skips[i];
         if (s->is_default) continue; /* said above, by reason */
@@ -609,8 +706,9 @@ json_t *report_json(const report_job_t *job)
     }
     bad |= sampling_json(o, job);
     for (int r = 0; r < job->nprocs; r++) {
-        bad |= PUSH(hosts, report_json_string(job->hosts[r]));
-        bad |= PUSH(elapsed, report_json_fixed9(job->elapsed[r]));
+        /* a merge's rank with no state: null, not a host of its own */
+        bad |= PUSH(hosts, report_rank_missing(job, r) ? json_null() : report_json_string(job->hosts[r]));
+        bad |= PUSH(elapsed, report_rank_missing(job, r) ? json_null() : report_json_fixed9(job->elapsed[r]));
     }
     bad |= SET(o, "hosts", hosts);
     bad |= SET(o, "rank_elapsed_s", elapsed);

@@ -135,7 +135,7 @@ static void chart(FILE *out, const report_job_t *job, const char *name)
 int report_queues_html(FILE *out, const report_job_t *job)
 {
     if (!job->nseries) return 0;
-    fputs("<h2 id=\"queues\">Queue depth over time</h2>\n<p class=\"note\">What the tool's sampler thread "
+    fputs("<h3 id=\"queues\">Queue depth over time</h3>\n<p class=\"note\">What the tool's sampler thread "
           "read of "
           "each queue length every sampling period (--sample-period), a line per rank; a rank keeps its last "
           "samples only (a bounded ring), so a long run shows its end.</p>\n",

@@ -21,6 +21,30 @@
  * are installed), which record them as the program's and answer with the
  * program's previous one, so ours stays in place and chains to theirs.
  *
+ * The rank's neighbours on its node (node_join, node_wait): a launcher
+ * kills every rank of the job once one of them has ended (Open MPI's
+ * mpirun SIGKILLs the rest within milliseconds of the first rank's death
+ * on SIGTERM; Hydra does the same), so the first rank to have written its
+ * state and passed SIGTERM on used to take with it the ranks whose helper
+ * had not yet written theirs (a busy node: 5 of 6 runs of a 4-rank ring
+ * lost a rank under Open MPI, 2 of 6 under MPICH).  So the ranks of a job
+ * on one node share a small file mapping, a tally: how many ranks run the
+ * tool there (joined) and how many of them are done (their state written on
+ * a signal, or gone through MPI_Finalize).  A handler, once its own state
+ * is written, sleeps on that count with FUTEX_WAIT (a system call:
+ * async-signal-safe, no CPU while it waits, woken at once by the last
+ * rank's FUTEX_WAKE) until every rank of the node is done, or NODE_WAIT_MS
+ * passed, and only then passes the signal on.  The tally needs no MPI
+ * call (the tool's start-up moves no message of its own beyond what it
+ * did): the ranks of a job on a node are the children of one launcher
+ * process (mpirun or orted, hydra_pmi_proxy, slurmstepd; the script execs
+ * the program), so the file is named after that process (its pid and start
+ * time) in /dev/shm, or in DIR where /dev/shm cannot be written.  Its name
+ * is removed once the launcher's count of local ranks (OMPI_COMM_WORLD_LOCAL_SIZE,
+ * MPI_LOCALNRANKS, ...) have joined, or when the last rank leaves.  A rank
+ * started by a script of the user's that does not exec the program has a
+ * parent of its own: it waits for nobody (as before).
+ *
  * The watchdog: every quarter of its time (at most a second) the helper
  * looks at the calls in progress (sites_current) and at the calls that
  * returned (the sites' counts); when none returned for the watchdog's time
@@ -37,10 +61,14 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/stat.h>
+#include <linux/futex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,8 +77,10 @@
 #include "report_snapshot.h"
 #include "site_table.h"
 
-#define SNAP_WAIT_MS 10000 /* a handler waits at most this long for the state */
-#define NSIG_OURS    3
+#define SNAP_WAIT_MS      10000 /* a handler waits at most this long for the state */
+#define NODE_WAIT_MS      2000  /* and then at most this long for the node's other ranks */
+#define PERIOD_DEFAULT_MS 10000 /* --snapshot-period when not given (doc/performance.md: its cost) */
+#define NSIG_OURS         3
 
 static const int our_sigs[NSIG_OURS] = {SIGTERM, SIGINT, SIGUSR1};
 static struct sigaction prog[NSIG_OURS]; /* the program's disposition of each */
@@ -81,11 +111,11 @@ static int which(int sig)
     return -1;
 }
 
-/* an ms variable (checked by the script): 0 or unset is off */
-static long long ms_env_ns(const char *name)
+/* an ms variable (checked by the script): 0 is off, unset is dflt */
+static long long ms_env_ns(const char *name, double dflt)
 {
     const char *s = getenv(name);
-    double ms = s && *s ? strtod(s, NULL) : 0;
+    double ms = s && *s ? strtod(s, NULL) : dflt;
     return ms > 0 ? (long long)(ms * 1e6) : 0;
 }
 
@@ -93,8 +123,8 @@ int snap_wanted(void)
 {
     const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
     if (!dir || !*dir || !report_bool_env("PAPI_MPIT_REPORT_SNAPSHOTS", 1)) return 0;
-    period_ns = ms_env_ns("PAPI_MPIT_REPORT_SNAPSHOT_MS");
-    watchdog_ns = ms_env_ns("PAPI_MPIT_REPORT_WATCHDOG_MS");
+    period_ns = ms_env_ns("PAPI_MPIT_REPORT_SNAPSHOT_MS", PERIOD_DEFAULT_MS);
+    watchdog_ns = ms_env_ns("PAPI_MPIT_REPORT_WATCHDOG_MS", 0);
     return 1;
 }
 
@@ -106,11 +136,137 @@ void snap_block_here(void)
     pthread_sigmask(SIG_BLOCK, &s, NULL);
 }
 
+/* ---- the node's tally (see the top) */
+typedef struct node_tally {
+    int joined; /* ranks of the job on this node that run the tool */
+    int done;   /* of them, those done: state written on a signal, or MPI_Finalize reached (futex word) */
+    int left;   /* of them, those gone (the last one removes the name) */
+} node_tally_t;
+static node_tally_t *tally;
+static int tally_done, tally_left; /* this process's part, once each */
+static char tally_name[4300];
+static int tally_local; /* the launcher's count of this node's ranks, 0 unknown */
+
+static int local_size_env(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE",
+                                       "PALS_LOCAL_SIZE", "MPI_LOCAL_NRANKS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atoi(v) > 0) return atoi(v);
+    }
+    return 0;
+}
+
+/* the launcher process's start time (field 22 of /proc/PID/stat), so that a
+ * pid used again later names another file */
+static unsigned long long start_time_of(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')'); /* after the command's name, which may hold anything */
+    unsigned long long t = 0;
+    for (int field = 2; p && *p && field < 22; p++)
+        if (*p == ' ') field++;
+    if (p) t = strtoull(p, NULL, 10);
+    return t;
+}
+
+static int tally_open(const char *path)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    struct stat st;
+    if (fstat(fd, &st) || (st.st_size < (off_t)sizeof(node_tally_t) && ftruncate(fd, 4096))) {
+        close(fd);
+        return -1;
+    }
+    void *p = mmap(NULL, sizeof(node_tally_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) return -1;
+    tally = p;
+    snprintf(tally_name, sizeof tally_name, "%s", path);
+    return 0;
+}
+
+static void node_join(const char *dir)
+{
+    pid_t parent = getppid();
+    unsigned long long t = start_time_of(parent);
+    char path[4300];
+    snprintf(path, sizeof path, "/dev/shm/papi-mpit-node.%ld.%ld.%llu", (long)getuid(), (long)parent, t);
+    if (tally_open(path)) {
+        char host[256] = "";
+        gethostname(host, sizeof host - 1);
+        snprintf(path, sizeof path, "%s/.papi-mpit-node.%s.%ld.%llu", dir, host, (long)parent, t);
+        if (tally_open(path)) return; /* nobody to wait for: as before */
+    }
+    tally_local = local_size_env();
+    int n = __atomic_add_fetch(&tally->joined, 1, __ATOMIC_ACQ_REL);
+    if (tally_local && n >= tally_local) unlink(tally_name); /* every rank of the node has it open */
+}
+
+static long futex(int *word, int op, int val, const struct timespec *t)
+{
+    return syscall(SYS_futex, word, op, val, t, NULL, 0);
+}
+
+/* this rank is done (async-signal-safe; once) */
+static void node_done(void)
+{
+    if (!tally || __atomic_exchange_n(&tally_done, 1, __ATOMIC_ACQ_REL)) return;
+    __atomic_add_fetch(&tally->done, 1, __ATOMIC_ACQ_REL);
+    futex(&tally->done, FUTEX_WAKE, 0x7fffffff, NULL); /* not private: other processes wait */
+}
+
+/* this rank goes (async-signal-safe; once): the last one removes the name */
+static void node_leave(void)
+{
+    if (!tally || __atomic_exchange_n(&tally_left, 1, __ATOMIC_ACQ_REL)) return;
+    int n = __atomic_add_fetch(&tally->left, 1, __ATOMIC_ACQ_REL);
+    if (n >= __atomic_load_n(&tally->joined, __ATOMIC_ACQUIRE))
+        unlink(tally_name); /* (gone already where every local rank joined) */
+}
+
+/* until every rank of the node is done, at most NODE_WAIT_MS (async-signal-safe) */
+static void node_wait(void)
+{
+    if (!tally) return;
+    struct timespec end, now;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    end.tv_sec += NODE_WAIT_MS / 1000;
+    end.tv_nsec += (NODE_WAIT_MS % 1000) * 1000000L;
+    if (end.tv_nsec >= 1000000000L) end.tv_sec++, end.tv_nsec -= 1000000000L;
+    for (;;) {
+        int done = __atomic_load_n(&tally->done, __ATOMIC_ACQUIRE);
+        if (done >= __atomic_load_n(&tally->joined, __ATOMIC_ACQUIRE)) return;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        struct timespec rel = {end.tv_sec - now.tv_sec, end.tv_nsec - now.tv_nsec};
+        if (rel.tv_nsec < 0) rel.tv_sec--, rel.tv_nsec += 1000000000L;
+        if (rel.tv_sec < 0) return;
+        futex(&tally->done, FUTEX_WAIT, done, &rel); /* woken by a change, or EAGAIN if it changed already */
+    }
+}
+
+static long long signal_at_ns = -1; /* when the last SIGTERM or SIGINT reached the handler */
+
+double snap_since_signal_s(void)
+{
+    long long at = __atomic_load_n(&signal_at_ns, __ATOMIC_ACQUIRE);
+    return at < 0 ? -1 : (double)(sites_now_ns() - at) * 1e-9;
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
     int saved = errno, i = which(sig);
     if (i < 0) return;
     if (live && getpid() == owner) {
+        if (sig != SIGUSR1) __atomic_store_n(&signal_at_ns, sites_now_ns(), __ATOMIC_RELEASE);
         unsigned char b = (unsigned char)sig;
         if (write(req_pipe[1], &b, 1) == 1 && sig != SIGUSR1) {
             struct pollfd p = {.fd = done_pipe[0], .events = POLLIN};
@@ -118,6 +274,11 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
                 ssize_t r = read(done_pipe[0], &b, 1);
                 (void)r;
             }
+            /* the state is written (or the helper did not answer in time):
+             * not before the node's other ranks have theirs */
+            node_done();
+            node_wait();
+            node_leave();
         }
     }
     struct sigaction old = prog[i];
@@ -165,10 +326,16 @@ int snap_install(char *why, size_t len)
         real_sigaction(our_sigs[i], &sa, NULL);
     }
     installed = 1;
+    node_join(getenv("PAPI_MPIT_REPORT_DIR"));
     return 0;
 }
 
-void snap_off(void) { live = 0; }
+void snap_off(void)
+{
+    live = 0;
+    node_done(); /* through MPI_Finalize: nobody waits for this rank's state */
+    node_leave();
+}
 
 void snap_wake(void)
 {
@@ -238,6 +405,7 @@ void snap_serve(void (*write_state)(int reason, int signo, void *arg), int (*don
                 fired_since = oldest;
                 write_state(SNAP_WATCHDOG, said ? 0 : -1, arg); /* -1: say it on stderr */
                 said = 1;
+                if (next_period) next_period = sites_now_ns() + period_ns; /* kept a period */
             }
         }
     }

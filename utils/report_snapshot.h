@@ -25,6 +25,8 @@ int snap_install(char *why, size_t len);
  * stderr line is said by warn(seconds, call) once. */
 void snap_serve(void (*write)(int reason, int signo, void *arg), int (*done)(void *arg), void *arg);
 void snap_wake(void);
+/* Seconds since the last SIGTERM or SIGINT reached the handler, -1 none. */
+double snap_since_signal_s(void);
 /* No more snapshots: the handlers only pass the signals on. */
 void snap_off(void);
 /* The signals this machinery takes, blocked in the tool's own threads. */

@@ -24,6 +24,7 @@ check_calls() {
     [ -f "$f" ] || { fail "$mode: rank $r left no state"; continue; }
     case $mode:$r in
       deadlock:*) want="MPI_Recv $((1 - r)) $((10 + r)) world $(line deadlock)" ;;
+      ring:*) want="MPI_Recv $(((r + np - 1) % np)) 20 world $(line ring)" ;;
       mismatch:0) want="MPI_Barrier -1 - world $(line barrier)" ;;
       mismatch:1) want="MPI_Recv 0 8 world $(line recv8)" ;;
       collective:$((np - 1))) want="MPI_Recv 0 5 world $(line recv5)" ;;
@@ -46,6 +47,15 @@ check_merge() {
   for f in report.txt report.json report.html; do [ -s "$d/$f" ] || fail "$mode: --merge wrote no $f"; done
   txt=$(sed -n '2p' "$d/report.txt")
   case $mode in
+    ring)
+      local want k
+      # the cycle is found from rank 0 along its waits: 0, np-1, ..., 1
+      want="  Deadlock: rank 0 waits in MPI_Recv from rank $((np - 1)), tag 20, at report_hang.c:$(line ring)"
+      for k in $(seq $((np - 1)) -1 1); do
+        want="$want; rank $k waits in MPI_Recv from rank $((k - 1)), tag 20, at report_hang.c:$(line ring)"
+      done
+      [ "$txt" = "$want: a cycle of $np ranks, none of which can go on." ] || fail "ring: report.txt does not open with the cycle: $txt"
+      grep -q "^papi-mpit-report: $np ranks on 1 host, " "$d/report.txt" || fail "ring: not '$np ranks on 1 host': $(grep '^papi-mpit-report:' "$d/report.txt")" ;;
     deadlock)
       echo "$txt" | grep -q "^  Deadlock: rank 0 waits in MPI_Recv from rank 1, tag 10, at report_hang.c:$(line deadlock); rank 1 waits in MPI_Recv from rank 0, tag 11, at report_hang.c:$(line deadlock): a cycle of 2 ranks" \
         || fail "deadlock: report.txt does not open with the cycle: $txt" ;;

@@ -4,12 +4,17 @@
     gen-wrappers.py TABLE OUT.c OUT-names.h
 
 OUT.c has one wrapper per row: it times the call, charges it to the caller's
-site (site_table.h) and hands the row's roles (count, datatype, peer, ...) to
+site (site_table.h; sites_capture finds the program's line behind a library) and hands the row's roles (count, datatype, peer, ...) to
 the helpers of its kind; the call itself is made through the PMPI_ name only.
+Then, for each row, the Fortran entry points in five spellings (mpi_send_,
+mpi_send__, mpi_send, MPI_SEND, mpi_send_f08_; site_fortran.h): the same
+accounting on the C handles PMPI_*_f2c gives, the call made through the
+MPI's own Fortran entry below (pmpi_send_ ...).
 OUT-names.h has the names by index (SITES_FN_*), for the records.  The same
 output serves every MPI family: it is compiled against each family's mpi.h,
 and rows newer than the library (since > MPI_VERSION) or for MPI-IO where the
-library has none are left out by the preprocessor.
+library has none are left out by the preprocessor, and the Fortran entry
+points where the header has no Fortran ABI (the standard ABI's).
 """
 import re
 import sys
@@ -99,26 +104,29 @@ def subst(code, roles):
     return re.sub(r"\$([a-z]+)", lambda m: roles[m.group(1)], code)
 
 
-def coll_after(row):
-    """The collective's payload (bytes this rank puts in) and root."""
+def coll_after(row, fortran=False):
+    """The collective's payload (bytes this rank puts in) and root, with
+    $role for the arguments (subst makes them C's or Fortran's)."""
     r = row["roles"]
     sendbuf = row["params"][0]["name"]
-    root = r.get("root", "-1")
+    root = "$root" if "root" in r else "-1"
     if "types" in r:  # w: per-rank counts and datatypes
-        payload = f"sites_payload_w({r['counts']}, {r['types']}, {r['comm']})"
+        w = "sites_f_payload_w" if fortran else "sites_payload_w"
+        payload = f"{w}($counts, $types, $comm)"
     elif "counts" in r:  # v: per-rank counts of one datatype
-        payload = f"sites_payload_v({r['counts']}, {r['type']}, {r['comm']})"
+        payload = "sites_payload_v($counts, $type, $comm)"
     elif "count" in r:
-        payload = f"sites_payload({r['count']}, {r['type']})"
+        payload = "sites_payload($count, $type)"
     else:
         payload = "0"
     # MPI_IN_PLACE: the send side's count and datatype are not used
     if "count" in r and r["count"].startswith("send") or "counts" in r and r["counts"].startswith("send"):
-        payload = f"({sendbuf} == MPI_IN_PLACE ? 0 : {payload})"
+        in_place = f"sites_f_in_place({sendbuf})" if fortran else f"{sendbuf} == MPI_IN_PLACE"
+        payload = f"({in_place} ? 0 : {payload})"
     # read only at the root: elsewhere these arguments may be anything
     if ROOT_SENDS.match(row["name"]):
-        payload = f"(sites_is_root({root}, {r['comm']}) ? {payload} : 0)"
-    return f"sites_coll(&c, {payload}, {root}, {r['comm']});"
+        payload = f"(sites_is_root({root}, $comm) ? {payload} : 0)"
+    return f"sites_coll(&c, {payload}, {root}, $comm);"
 
 
 def wrapper(row, idx):
@@ -142,6 +150,7 @@ def wrapper(row, idx):
         lines.append(f"    sites_forget(*{roles['req']});")
     lines += [
         f"    if (!sites_enter(&c, {idx}, __builtin_return_address(0))) return P{name}({args});",
+        "    sites_capture(&c);",
     ]
     lines.append("    " + mark(row))
     if before:
@@ -153,6 +162,139 @@ def wrapper(row, idx):
         lines.append("    sites_batch_end(&b);")
     lines += ["    sites_leave(&c);", "    return rc;", "}"]
     return "\n".join(lines)
+
+
+# ---- Fortran entry points (site_fortran.h): every row in the five spellings
+# of the Fortran bindings, each calling the MPI's own Fortran entry below it.
+F_SPELLINGS = [("SITES_F_US", "{l}_"), ("SITES_F_US2", "{l}__"), ("SITES_F_PLAIN", "{l}"),
+               ("SITES_F_UPPER", "{u}"), ("SITES_F_F08", "{l}_f08_")]
+F_HANDLES = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Win": "Win"}
+F_INTS = ("count", "scount", "peer", "speer", "rpeer", "tag", "rtag", "root", "target", "n")
+# the request is the MPI's before the call (converted then), else made by it
+F_REQ_IN = ("start", "wait", "test", "free")
+
+
+def ftype(decl):
+    """The C type of a Fortran argument (all by reference)."""
+    if "void" in decl:
+        return "void *"
+    for t in ("MPI_Aint", "MPI_Offset"):
+        if t in decl:
+            return t + " *"
+    return "MPI_Fint *"
+
+
+def fwrapper(row, idx):
+    kind, name = row["kind"], row["name"]
+    params, roles = row["params"], row["roles"]
+    before, after, _ = KINDS[kind]
+    if after is None:
+        after = coll_after(row, fortran=True)
+    by_name = {p["name"]: p for p in params}
+    # what $role stands for on the Fortran side
+    fmap, locals_ = {}, []
+    for role, pname in roles.items():
+        decl = by_name[pname]["decl"]
+        handle = next((h for h in F_HANDLES if decl.startswith(h)), None)
+        if role in F_INTS or role in ("flag", "index", "outcount"):
+            fmap[role] = f"(int)*{pname}"
+        elif handle:
+            fmap[role] = f"c_{pname}"
+            locals_.append((f"c_{pname}", f"{handle} c_{pname} = PMPI_{F_HANDLES[handle]}_f2c(*{pname});"))
+        elif role == "req":
+            if kind in F_REQ_IN:
+                fmap[role] = f"c_{pname}"
+                locals_.append((f"c_{pname}", f"MPI_Request c_{pname} = PMPI_Request_f2c(*{pname});"))
+            else:
+                fmap[role] = f"PMPI_Request_f2c(*{pname})"
+        elif role == "message":
+            fmap[role] = f"PMPI_Message_f2c(*{pname})"
+        else:  # counts, types, reqs, statuses, indices, status: arrays as they are
+            fmap[role] = pname
+    call = [p["name"] for p in params]
+    batch = kind in ("waitall", "testall", "waitany", "testany", "waitsome")
+    ending = ""
+    if batch:
+        reqs, n = roles["reqs"], fmap["n"]
+        if kind in ("waitany", "testany"):
+            before = (f"MPI_Fint own_fst[SITES_F_STATUS] = {{0}}, *fst = sites_f_status(own_fst, {roles['status']}); "
+                      f"sites_f_batch_t fb; sites_f_batch_begin(&fb, {reqs}, {n}, NULL);")
+            after = f"sites_f_batch_one(&fb, (int)*{roles['index']}, fst);"
+            call = ["fst" if p["role"] == "status" else p["name"] for p in params]
+        else:
+            before = f"sites_f_batch_t fb; MPI_Fint *fsts = sites_f_batch_begin(&fb, {reqs}, {n}, {roles['statuses']});"
+            if kind == "waitsome":
+                after = f"sites_f_batch_some(&fb, (int)*{roles['outcount']}, {roles['indices']}, fsts);"
+            else:
+                after = "sites_f_batch_all(&fb, fsts);"
+            call = ["fsts" if p["role"] == "statuses" else p["name"] for p in params]
+        if "flag" in roles:
+            after = f"if (*{roles['flag']}) {{ {after} }}"
+        mark = f"sites_mark_requests(&c, fb.creq, {n});"
+        ending = "sites_f_batch_end(&fb);"
+    else:
+        if "STATUS_OWN" in before:
+            st = roles.get("status")
+            before = before.replace(f"STATUS_OWN($status);",
+                                    f"MPI_Fint own_fst[SITES_F_STATUS] = {{0}}, *fst = sites_f_status(own_fst, {st}); "
+                                    "MPI_Status own_st, *st = &own_st;")
+            after = "sites_f_status_c(fst, st); " + after
+            call = ["fst" if p["role"] == "status" else p["name"] for p in params]
+        if kind == "startall":
+            after = f"for (int i = 0; i < {fmap['n']}; i++) sites_started(PMPI_Request_f2c({roles['reqs']}[i]));"
+        elif kind == "wait" or kind == "test":
+            before = before.replace("sites_key(*$req)", f"sites_key(c_{roles['req']})")
+        mark = fmark(row, fmap)
+    for a, b in (("*$req", "$req"), ("*$message", "$message"), ("*$flag", "*" + roles.get("flag", "")),
+                 ("*$index", "$index"), ("*$outcount", "$outcount")):
+        before, after = before.replace(a, b), after.replace(a, b)
+    before, after = subst(before, fmap), subst(after, fmap)
+    if "types" in roles or "counts" in roles:  # Fortran INTEGER arrays (MPI_Fint is int: site_fortran.c)
+        after = after.replace(f"sites_payload_v({roles['counts']}", f"sites_payload_v((const int *){roles['counts']}")
+    fproto = ", ".join(f"{ftype(p['decl'])}{p['name']}" for p in params) + ", MPI_Fint *ierr"
+    ftypes = ", ".join(ftype(p["decl"]).strip() for p in params) + ", MPI_Fint *"
+    args = ", ".join(p["name"] for p in params) + ", ierr"
+    body = []
+    if kind == "free":
+        body.append(f"sites_forget(PMPI_Request_f2c(*{roles['req']}));")
+    body.append(f"if (!sites_enter(&c, {idx}, pc)) {{ next({args}); return; }}")
+    body.append("sites_capture(&c); /* the program's line behind a library (site_frames.h) */")
+    body.append("MPI_Fint own_rc = MPI_SUCCESS, *rc = ierr ? ierr : &own_rc; /* mpi_f08: ierror is optional */")
+    text = " ".join([before, mark, after])
+    # handles the code uses, converted once after the entry
+    body += [d for v, d in locals_ if re.search(rf"\b{v}\b", text)]
+    if before:
+        body.append(before)
+    body.append(mark)
+    body.append(f"next({', '.join(call)}, rc);")
+    if after:
+        body.append(f"if (*rc == MPI_SUCCESS) {{ {after} }}")
+    if ending:
+        body.append(ending)
+    body.append("sites_leave(&c);")
+    lines = [f"typedef void (*fw_{name}_t)({ftypes});",
+             f"static void fw_{name}(int sp, void *pc, {fproto})", "{",
+             f"    fw_{name}_t next = (fw_{name}_t)sites_f_next({idx}, sp);",
+             f"    if (!next) {{ sites_f_missing({idx}, sp, ierr); return; }}",
+             "    sites_call_t c;"]
+    lines += ["    " + b for b in body]
+    lines.append("}")
+    low, up = name.lower(), name.upper()
+    for sp, pat in F_SPELLINGS:
+        sym = pat.format(l=low, u=up)
+        lines.append(f"void {sym}({fproto});")
+        lines.append(f"void {sym}({fproto}) {{ fw_{name}({sp}, __builtin_return_address(0), {args}); }}")
+    return "\n".join(lines)
+
+
+def fmark(row, fmap):
+    r = row["roles"]
+    if row["kind"] in ("wait", "test"):
+        return f"sites_mark_requests(&c, &c_{r['req']}, 1);"
+    peer = next((fmap[k] for k in ("rpeer", "peer", "root") if k in r), "MPI_PROC_NULL")
+    tag = next((fmap[k] for k in ("rtag", "tag") if k in r), "SITES_NO_TAG")
+    comm = fmap.get("comm", "MPI_COMM_NULL")
+    return f"sites_mark(&c, {peer}, {tag}, {comm});"
 
 
 def mark(row):
@@ -185,7 +327,7 @@ def main():
     head = "/* Made by utils/sites/gen-wrappers.py from utils/sites/mpi-calls.tsv: do not edit. */\n"
     with open(sys.argv[2], "w", encoding="utf-8") as out:
         out.write(head)
-        out.write("#include <mpi.h>\n\n#include <stdint.h>\n\n#include \"report_handles.h\"\n#include \"site_table.h\"\n\n")
+        out.write("#include <mpi.h>\n\n#include <stdint.h>\n\n#include \"report_handles.h\"\n#include \"site_fortran.h\"\n#include \"site_table.h\"\n\n")
         for i, row in enumerate(rows):
             g = guard(row)
             if g:
@@ -194,6 +336,16 @@ def main():
             if g:
                 out.write("#endif\n")
             out.write("\n")
+        out.write("/* ---- the Fortran entry points (site_fortran.h) */\n#if defined(SITES_F_WRAPPED)\n\n")
+        for i, row in enumerate(rows):
+            g = guard(row)
+            if g:
+                out.write(f"#if {g}\n")
+            out.write(fwrapper(row, i) + "\n")
+            if g:
+                out.write("#endif\n")
+            out.write("\n")
+        out.write("#endif\n")
     with open(sys.argv[3], "w", encoding="utf-8") as out:
         out.write(head)
         out.write("#ifndef PAPI_MPIT_SITES_NAMES_H\n#define PAPI_MPIT_SITES_NAMES_H\n\n")

@@ -24,8 +24,10 @@ void sites_job_free(sites_job_t *j)
 {
     for (int i = 0; i < j->nsites; i++) {
         site_agg_t *s = &j->sites[i];
-        free(s->module), free(s->rank_ns), free(s->rank_calls), free(s->pairs);
+        free(s->module), free(s->pwhere), free(s->rank_ns), free(s->rank_calls), free(s->pairs);
     }
+    for (int i = 0; i < j->nnolines; i++) free(j->nolines[i]);
+    free(j->nolines);
     free(j->sites), free(j->slot), free(j->cells), free(j->colls);
     memset(j, 0, sizeof *j);
 }
@@ -42,11 +44,33 @@ static void *grow(void *p, int *cap, int need, size_t size)
     return q;
 }
 
-static unsigned long hash_site(const char *module, unsigned long off, int fn)
+/* a site: its caller (module, offset), its call and its program line */
+typedef struct site_key {
+    const char *module;
+    unsigned long off;
+    int fn, how;
+    const char *pwhere;
+    unsigned long pat;
+} site_key_t;
+
+static unsigned long hash_site(const site_key_t *k)
 {
-    unsigned long h = 1469598103934665603UL ^ off ^ ((unsigned long)fn << 48);
-    for (const char *p = module; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211UL;
+    unsigned long h = 1469598103934665603UL ^ k->off ^ ((unsigned long)k->fn << 48) ^ k->pat * 31 ^
+                      ((unsigned long)k->how << 40);
+    for (const char *p = k->module; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211UL;
+    for (const char *p = k->pwhere; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211UL;
     return h;
+}
+
+static site_key_t key_of(const site_agg_t *s)
+{
+    return (site_key_t){s->module, s->off, s->fn, s->how, s->pwhere, s->pat};
+}
+
+static int same_site(const site_agg_t *s, const site_key_t *k)
+{
+    return s->off == k->off && s->fn == k->fn && s->how == k->how && s->pat == k->pat &&
+           strcmp(s->module, k->module) == 0 && strcmp(s->pwhere, k->pwhere) == 0;
 }
 
 /* rebuilds the index at twice the sites' capacity */
@@ -57,8 +81,8 @@ static int reindex(sites_job_t *j)
     if (!slot) return -1;
     for (int i = 0; i < n; i++) slot[i] = -1;
     for (int i = 0; i < j->nsites; i++) {
-        site_agg_t *s = &j->sites[i];
-        unsigned long h = hash_site(s->module, s->off, s->fn) % (unsigned long)n;
+        site_key_t k = key_of(&j->sites[i]);
+        unsigned long h = hash_site(&k) % (unsigned long)n;
         while (slot[h] >= 0) h = (h + 1) % (unsigned long)n;
         slot[h] = i;
     }
@@ -68,26 +92,29 @@ static int reindex(sites_job_t *j)
     return 0;
 }
 
-static site_agg_t *find_site(sites_job_t *j, const char *module, unsigned long off, int fn)
+static site_agg_t *find_site(sites_job_t *j, const site_key_t *k)
 {
     if (j->nslot) {
-        unsigned long h = hash_site(module, off, fn) % (unsigned long)j->nslot;
+        unsigned long h = hash_site(k) % (unsigned long)j->nslot;
         for (; j->slot[h] >= 0; h = (h + 1) % (unsigned long)j->nslot) {
             site_agg_t *s = &j->sites[j->slot[h]];
-            if (s->off == off && s->fn == fn && strcmp(s->module, module) == 0) return s;
+            if (same_site(s, k)) return s;
         }
     }
     site_agg_t *sites = grow(j->sites, &j->cap_sites, j->nsites + 1, sizeof *sites);
     if (!sites) return NULL;
     j->sites = sites;
     site_agg_t *s = &sites[j->nsites];
-    s->module = strdup(module);
-    s->off = off;
-    s->fn = fn;
+    s->module = strdup(k->module);
+    s->pwhere = strdup(k->pwhere);
+    s->off = k->off;
+    s->fn = k->fn;
+    s->how = k->how;
+    s->pat = k->pat;
     s->rank_ns = calloc((size_t)j->nprocs, sizeof *s->rank_ns);
     s->rank_calls = calloc((size_t)j->nprocs, sizeof *s->rank_calls);
-    if (!s->module || !s->rank_ns || !s->rank_calls) {
-        free(s->module), free(s->rank_ns), free(s->rank_calls);
+    if (!s->module || !s->pwhere || !s->rank_ns || !s->rank_calls) {
+        free(s->module), free(s->pwhere), free(s->rank_ns), free(s->rank_calls);
         memset(s, 0, sizeof *s);
         return NULL;
     }
@@ -95,7 +122,7 @@ static site_agg_t *find_site(sites_job_t *j, const char *module, unsigned long o
     if (j->nslot < 2 * j->cap_sites) { /* the capacity grew: a new index holds the new one too */
         if (reindex(j)) return NULL;
     } else {
-        unsigned long h = hash_site(module, off, fn) % (unsigned long)j->nslot;
+        unsigned long h = hash_site(k) % (unsigned long)j->nslot;
         while (j->slot[h] >= 0) h = (h + 1) % (unsigned long)j->nslot;
         j->slot[h] = j->nsites - 1;
     }
@@ -112,9 +139,20 @@ static void add_pair(site_agg_t *s, int rank, int peer, long long msgs, long lon
 
 static void site_line(sites_job_t *j, int rank, char **f)
 {
-    /* f: module, offset, fn, hist, peers, totals */
-    site_agg_t *s = find_site(j, f[0], strtoul(f[1], NULL, 16), atoi(f[2]));
+    /* f: module, offset, fn, hist, peers, totals, how, where, at, func */
+    site_key_t k = {f[0], strtoul(f[1], NULL, 16), atoi(f[2]), SITES_PROG_SELF, "", 0};
+    if (f[6] && strcmp(f[6], "c") == 0) {
+        k.how = SITES_PROG_NATIVE, k.pwhere = f[7], k.pat = strtoul(f[8], NULL, 16);
+    } else if (f[6] && strcmp(f[6], "py") == 0) {
+        k.how = SITES_PROG_PYTHON, k.pwhere = f[7], k.pat = strtoul(f[8], NULL, 10);
+    } else if (f[6] && strcmp(f[6], "x") == 0) {
+        k.how = SITES_PROG_NONE;
+    } else if (f[6] && strcmp(f[6], "xpy") == 0) {
+        k.how = SITES_PROG_NOPY;
+    }
+    site_agg_t *s = find_site(j, &k);
     if (!s) return;
+    if (k.how == SITES_PROG_PYTHON && strcmp(f[9], "-")) snprintf(s->pfunc, sizeof s->pfunc, "%s", f[9]);
     long long v[7] = {0};
     char *t[7];
     int nt = report_split(f[5], ':', t, 7);
@@ -173,14 +211,14 @@ static void coll_line(sites_job_t *j, int fn, int root, char *v)
 
 int sites_job_line(sites_job_t *j, int rank, char *line)
 {
-    char *f[8];
+    char *f[12] = {0};
     if (rank < 0 || rank >= j->nprocs || !line[0] || line[1] != '\t') return 0;
     char kind = line[0];
     if (!strchr("CTKG", kind)) return 0; /* another part's line: left whole */
-    int n = report_split(line + 2, '\t', f, 7);
+    int n = report_split(line + 2, '\t', f, 11);
     switch (kind) {
     case 'C':
-        if (n == 6) site_line(j, rank, f);
+        if (n == 10 || n == 6) site_line(j, rank, f); /* 6: a record of before the program lines */
         return 1;
     case 'T':
         if (n == 2) p2p_line(j, rank, f[0], f[1]);
@@ -200,6 +238,9 @@ int sites_job_line(sites_job_t *j, int rank, char *line)
             j->watched++;
             j->found_outside += strtoll(t[1], NULL, 10);
         }
+        if (n >= 3 && atoi(f[2]) > j->depth) j->depth = atoi(f[2]);
+        if (n >= 4 && strcmp(f[3], "-") && !j->frames_why[0])
+            snprintf(j->frames_why, sizeof j->frames_why, "%s", f[3]);
         return 1;
     }
     default: return 0;

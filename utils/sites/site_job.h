@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "site_frames.h"
+
 #define SITES_JOB_HIST 42 /* = SITES_HIST */
 
 typedef struct site_pair {
@@ -27,10 +29,20 @@ typedef struct site_agg {
     int nranks;                      /* ranks with calls here */
     site_pair_t *pairs;
     int npairs, cap_pairs;
-    /* named (site_names.c) */
+    /* the program line behind the caller (site_frames.h): SITES_PROG_* */
+    int how;
+    char *pwhere;      /* NATIVE: the program frame's module; PYTHON: the file */
+    unsigned long pat; /* NATIVE: its offset; PYTHON: the line */
+    char pfunc[64];    /* PYTHON: the function */
+    /* named (site_names.c): the program line (the caller's own when how is
+     * SITES_PROG_SELF, NONE or NOPY) */
     char func[128], file[256];
     int line;
     char label[320]; /* "file.c:212" or "func+0x1c (module)" */
+    /* the caller, when it is a library's (how NATIVE or PYTHON): the site's detail */
+    char via_func[128], via_file[256];
+    int via_line;
+    char via[320];
 } site_agg_t;
 
 typedef struct site_cell {
@@ -58,7 +70,11 @@ typedef struct sites_job {
     int watched;             /* ranks that counted receives finding their message waiting */
     long long found_outside; /* such receives outside the program's calls */
     char off_reason[256];    /* why no sites were recorded (set by report_mpi.c) */
-    double elapsed_max;      /* the run's length, for shares of time */
+    int depth;               /* --site-depth of the ranks */
+    char frames_why[256];    /* what of the program lines was off (Python's), "" for nothing */
+    char **nolines;          /* modules holding sites but without line information */
+    int nnolines;
+    double elapsed_max; /* the run's length, for shares of time */
 } sites_job_t;
 
 void sites_job_init(sites_job_t *j, int nprocs);

@@ -1,15 +1,22 @@
 /*
  * papi-mpit-report: a rank's call sites as lines of its record, collected
  * with the rest of it (report_collect.c) and read on rank 0 by site_job.c:
- *   C <module> <offset> <fn> <hist> <peers> <calls:ns:msgs_out:bytes_out:msgs_in:bytes_in>
+ *   C <module> <offset> <fn> <hist> <peers> <calls:ns:msgs_out:bytes_out:msgs_in:bytes_in:found>
+ *     <how> <where> <at> <func>
  *       hist: bin:count,... (nonzero); peers: peer:msgs:bytes,... with peer
- *       -1 for other
+ *       -1 for other; module and offset: the caller (the site's detail when
+ *       it is a library); how: the program line behind it: "-" the caller
+ *       is the program's own code, "c" a frame of the program (where: its
+ *       module, at: its offset), "py" a Python line (where: the file, at:
+ *       the line, func: the function), "x" none within the depth, "xpy"
+ *       mpi4py's caller unreadable
  *   T <receiver:msgs:bytes,...> <other>   point-to-point sends by receiver
  *   K <fn> <root> <calls:bytes>           collectives by call and root
- *   G <sites:colls:untracked> <watching:found_outside>
+ *   G <sites:colls:untracked> <watching:found_outside> <depth> <why>
  *       what did not fit (overflow); whether receives that found their
  *       message waiting were counted (MPI_T events), and how many outside
- *       the program's calls
+ *       the program's calls; the site depth, and what of the program lines
+ *       is off ("-" nothing)
  * A site's address is written relative to its module's load address, so
  * that rank 0 can merge the ranks' sites and read the module's line table.
  */
@@ -27,7 +34,7 @@
 
 #include "site_table.h"
 
-#define LINE_MAX_BYTES (PATH_MAX + 64 + SITES_HIST * 24 + (SITES_PEERS + 1) * 48 + 6 * 24)
+#define LINE_MAX_BYTES (2 * PATH_MAX + 160 + SITES_HIST * 24 + (SITES_PEERS + 1) * 48 + 7 * 24)
 
 size_t sites_record_cap(void)
 {
@@ -39,7 +46,7 @@ size_t sites_record_cap(void)
     const long long *m, *b;
     long long other;
     sites_p2p(&m, &b, &nprocs, &other);
-    return (size_t)nsites * LINE_MAX_BYTES + (size_t)ncolls * 80 + (size_t)nprocs * 48 + 256;
+    return (size_t)nsites * LINE_MAX_BYTES + (size_t)ncolls * 80 + (size_t)nprocs * 48 + 512;
 }
 
 void sites_module_of(uintptr_t pc, char *path, size_t len, unsigned long *off)
@@ -58,6 +65,36 @@ void sites_module_of(uintptr_t pc, char *path, size_t len, unsigned long *off)
     }
     for (char *p = path; *p; p++)
         if (*p == '\t' || *p == '\n') *p = ' ';
+}
+
+#define PUT_AT(buf, cap, n, ...)                                                                             \
+    do {                                                                                                     \
+        int w_ = snprintf(buf + *(n), *(n) < cap ? cap - *(n) : 0, __VA_ARGS__);                             \
+        if (w_ > 0) *(n) += (size_t)w_;                                                                      \
+    } while (0)
+
+/* the site's program line: how where at func (the C line's last fields) */
+static void program_line(char *buf, size_t cap, size_t *n, const sites_site_t *e)
+{
+    char path[PATH_MAX];
+    unsigned long off;
+    const sites_py_line_t *py;
+    switch (e->how) {
+    case SITES_PROG_NATIVE:
+        sites_module_of(e->prog, path, sizeof path, &off);
+        PUT_AT(buf, cap, n, "c\t%s\t%lx\t-\n", path[0] ? path : "?", off);
+        break;
+    case SITES_PROG_PYTHON:
+        py = sites_py_line((int)e->prog);
+        if (py && py->file[0] && py->line > 0)
+            PUT_AT(buf, cap, n, "py\t%s\t%d\t%s\n", py->file, py->line, py->func[0] ? py->func : "-");
+        else
+            PUT_AT(buf, cap, n, "xpy\t-\t-\t-\n");
+        break;
+    case SITES_PROG_NONE: PUT_AT(buf, cap, n, "x\t-\t-\t-\n"); break;
+    case SITES_PROG_NOPY: PUT_AT(buf, cap, n, "xpy\t-\t-\t-\n"); break;
+    default: PUT_AT(buf, cap, n, "-\t-\t-\t-\n"); break;
+    }
 }
 
 #define PUT(...)                                                                                             \
@@ -96,8 +133,9 @@ size_t sites_record(char *buf, size_t cap)
             PUT("%s-1:%lld:%lld", sep, e->other_msgs, e->other_bytes);
             sep = ",";
         }
-        PUT("%s\t%lld:%lld:%lld:%lld:%lld:%lld:%lld\n", *sep ? "" : "-", e->calls, sites_ticks_ns(e->ns),
+        PUT("%s\t%lld:%lld:%lld:%lld:%lld:%lld:%lld\t", *sep ? "" : "-", e->calls, sites_ticks_ns(e->ns),
             e->msgs_out, e->bytes_out, e->msgs_in, e->bytes_in, e->found);
+        program_line(buf, cap, &n, e);
     }
     const long long *m, *b;
     long long other;
@@ -115,6 +153,8 @@ size_t sites_record(char *buf, size_t cap)
         if (k[i].fn1 > 0) PUT("K\t%d\t%d\t%lld:%lld\n", k[i].fn1 - 1, k[i].root, k[i].calls, k[i].bytes);
     long long so, co, un;
     sites_overflows(&so, &co, &un);
-    PUT("G\t%lld:%lld:%lld\t%d:%lld\n", so, co, un, sites_watching(), sites_found_outside());
+    const char *why = sites_frames_why();
+    PUT("G\t%lld:%lld:%lld\t%d:%lld\t%d\t%s\n", so, co, un, sites_watching(), sites_found_outside(),
+        sites_frames_depth(), why[0] ? why : "-");
     return n < cap ? n : cap;
 }

@@ -101,6 +101,9 @@ static void finding(FILE *out, int html, const char *text, const char *anchor)
     }
 }
 
+/* How far above the mean of its kind a pair or a site must be to be named */
+#define STANDS_OUT 2.0
+
 int sites_write_findings(FILE *out, const sites_job_t *j, int html)
 {
     char t[1024], a[64], b[64], name[512];
@@ -153,25 +156,45 @@ int sites_write_findings(FILE *out, const sites_job_t *j, int html)
                      x->found, x->found == 1 ? "" : "s");
         finding(out, html, t, "sites");
     }
+    /* a pair or a site is named only where it stands out: at least
+     * STANDS_OUT times the mean of its kind; even traffic is said once */
     long long p2p;
-    int c = heaviest_cell(j, &p2p);
+    int c = heaviest_cell(j, &p2p), npairs = 0;
+    for (int i = 0; i < j->ncells; i++) npairs += j->cells[i].bytes > 0;
     if (c >= 0 && j->cells[c].bytes > 0) {
         const site_cell_t *x = &j->cells[c];
+        double mean = (double)p2p / npairs;
         human(a, sizeof a, (double)x->bytes, "bytes");
-        snprintf(t, sizeof t,
-                 "Heaviest pair: rank %d sends rank %d %s in %lld message%s (%.0f %% of the point-to-point "
-                 "bytes).",
-                 x->sender, x->receiver, a, x->msgs, x->msgs == 1 ? "" : "s",
-                 100.0 * (double)x->bytes / (double)p2p);
+        if (npairs > 1 && (double)x->bytes >= STANDS_OUT * mean) {
+            human(b, sizeof b, mean, "bytes");
+            snprintf(
+                t, sizeof t,
+                "Heaviest pair: rank %d sends rank %d %s in %lld message%s, %.1f times the mean pair's %s "
+                "(%.0f %% of the point-to-point bytes).",
+                x->sender, x->receiver, a, x->msgs, x->msgs == 1 ? "" : "s", (double)x->bytes / mean, b,
+                100.0 * (double)x->bytes / (double)p2p);
+        } else {
+            char lo[64];
+            long long least = x->bytes;
+            for (int i = 0; i < j->ncells; i++)
+                if (j->cells[i].bytes > 0 && j->cells[i].bytes < least) least = j->cells[i].bytes;
+            human(lo, sizeof lo, (double)least, "bytes");
+            snprintf(t, sizeof t, "Point-to-point traffic is even: %d pair%s of ranks, %s%s%s each.", npairs,
+                     npairs == 1 ? "" : "s", least == x->bytes ? "" : lo, least == x->bytes ? "" : " to ", a);
+        }
         finding(out, html, t, "p2p");
     }
-    int most = -1;
-    for (int i = 0; i < j->nsites; i++)
-        if (j->sites[i].msgs_out + j->sites[i].msgs_in > 0 &&
-            (most < 0 ||
-             j->sites[i].msgs_out + j->sites[i].msgs_in > j->sites[most].msgs_out + j->sites[most].msgs_in))
-            most = i;
-    if (most >= 0) {
+    int most = -1, busy = 0;
+    long long msgs = 0;
+    for (int i = 0; i < j->nsites; i++) {
+        long long m = j->sites[i].msgs_out + j->sites[i].msgs_in;
+        if (m <= 0) continue;
+        busy++;
+        msgs += m;
+        if (most < 0 || m > j->sites[most].msgs_out + j->sites[most].msgs_in) most = i;
+    }
+    if (most >= 0 && busy > 1 &&
+        (double)(j->sites[most].msgs_out + j->sites[most].msgs_in) >= STANDS_OUT * (double)msgs / busy) {
         const site_agg_t *s = &j->sites[most];
         site_name(name, sizeof name, s);
         long long m = s->msgs_out + s->msgs_in;
@@ -301,10 +324,7 @@ static void p2p_html_rows(FILE *out, const sites_job_t *j)
 
 int sites_write_table(FILE *out, const sites_job_t *j)
 {
-    if (!j->nsites) {
-        if (j->off_reason[0]) fprintf(out, "call sites: none recorded (%s)\n", j->off_reason);
-        return ferror(out) ? -1 : 0;
-    }
+    if (!j->nsites) return ferror(out) ? -1 : 0; /* said at the top (sites_unseen_line) */
     int n = j->nsites < TOP_SITES ? j->nsites : TOP_SITES;
     fprintf(out,
             "\ncall sites (%d of %d, by time in the call over all ranks; every site in sites.csv with -o):\n",
@@ -329,6 +349,20 @@ int sites_write_table(FILE *out, const sites_job_t *j)
             "  waiting: receives posted at the site that found their message already in the unexpected queue "
             "(MPI_T events, %d rank%s); outside the program's calls: %lld\n",
             j->watched, j->watched == 1 ? "" : "s", j->found_outside);
+    int behind = 0, none = 0;
+    for (int i = 0; i < j->nsites; i++) {
+        behind += j->sites[i].how == SITES_PROG_NATIVE || j->sites[i].how == SITES_PROG_PYTHON;
+        none += j->sites[i].how == SITES_PROG_NONE || j->sites[i].how == SITES_PROG_NOPY;
+    }
+    if (behind || none)
+        fprintf(out,
+                "  %d site%s named by the program's line behind a library (sites.csv's via: the library's "
+                "line); %d inside a library with no program frame within --site-depth %d\n",
+                behind, behind == 1 ? "" : "s", none, j->depth);
+    if (j->frames_why[0]) fprintf(out, "  program lines: %s\n", j->frames_why);
+    for (int i = 0; i < j->nnolines; i++)
+        fprintf(out, "  no line information for %s (no -g, and no separate debug file found)\n",
+                j->nolines[i]);
     write_matrix_text(out, j);
     if (j->overflow_sites || j->overflow_colls || j->untracked)
         fprintf(
@@ -352,7 +386,7 @@ static void csv_text(FILE *out, const char *s)
 int sites_write_csv(FILE *out, const sites_job_t *j)
 {
     fputs("call,file,line,function,module,offset,calls,time_ns,ranks,time_min_ns,time_min_rank,time_mean_ns,"
-          "time_max_ns,time_max_rank,msgs_sent,bytes_sent,msgs_received,bytes_received\n",
+          "time_max_ns,time_max_rank,msgs_sent,bytes_sent,msgs_received,bytes_received,via\n",
           out);
     for (int i = 0; i < j->nsites; i++) {
         const site_agg_t *s = &j->sites[i];
@@ -364,9 +398,11 @@ int sites_write_csv(FILE *out, const sites_job_t *j)
         csv_text(out, s->func);
         fputc(',', out);
         csv_text(out, s->module);
-        fprintf(out, ",0x%lx,%lld,%lld,%d,%lld,%d,%.1f,%lld,%d,%lld,%lld,%lld,%lld\n", s->off, s->calls,
-                s->ns, s->nranks, lo >= 0 ? s->rank_ns[lo] : 0, lo, mean, hi >= 0 ? s->rank_ns[hi] : 0, hi,
+        fprintf(out, ",0x%lx,%lld,%lld,%d,%lld,%d,%.1f,%lld,%d,%lld,%lld,%lld,%lld,", s->off, s->calls, s->ns,
+                s->nranks, lo >= 0 ? s->rank_ns[lo] : 0, lo, mean, hi >= 0 ? s->rank_ns[hi] : 0, hi,
                 s->msgs_out, s->bytes_out, s->msgs_in, s->bytes_in);
+        csv_text(out, s->how == SITES_PROG_NATIVE || s->how == SITES_PROG_PYTHON ? s->via : "");
+        fputc('\n', out);
     }
     return ferror(out) ? -1 : 0;
 }
@@ -422,6 +458,20 @@ static json_t *site_json(const sites_job_t *j, const site_agg_t *s)
         "rank_time_ns", time, "rank_calls", calls);
     /* null where the MPI does not tell (no MPI_T event for it) */
     if (o) json_object_set_new(o, "found_waiting", j->watched ? json_integer(s->found) : json_null());
+    /* where the program line comes from (site_frames.h), and the library's
+     * caller frame behind it */
+    static const char *const how[] = {"own", "behind_library", "python", "not_found", "python_unreadable"};
+    if (o)
+        json_object_set_new(o, "program_line", json_string(s->how >= 0 && s->how <= 4 ? how[s->how] : "?"));
+    json_t *via = json_null();
+    if (s->how == SITES_PROG_NATIVE || s->how == SITES_PROG_PYTHON)
+        via =
+            json_pack("{s:s,s:s,s:i,s:s,s:s,s:I}", "label", s->via, "file", s->via_file, "line", s->via_line,
+                      "function", s->via_func, "module", s->module, "offset", (json_int_t)s->off);
+    if (o)
+        json_object_set_new(o, "via", via ? via : json_null());
+    else
+        json_decref(via);
     return o;
 }
 
@@ -459,10 +509,50 @@ int sites_json(json_t *obj, const sites_job_t *j)
     json_object_set_new(cs, "found_waiting_ranks", json_integer(j->watched));
     json_object_set_new(cs, "found_waiting_outside_calls",
                         j->watched ? json_integer(j->found_outside) : json_null());
+    json_t *nolines = json_array();
+    for (int i = 0; i < j->nnolines; i++) json_array_append_new(nolines, json_string(j->nolines[i]));
+    json_object_set_new(cs, "depth", json_integer(j->depth));
+    json_object_set_new(cs, "program_lines_off", j->frames_why[0] ? json_string(j->frames_why) : json_null());
+    json_object_set_new(cs, "modules_without_lines", nolines);
     /* the members of report.json's object, in this order */
     int bad = json_object_update(obj, doc);
     json_decref(doc);
     return bad ? -1 : 0;
+}
+
+/* the program's own point-to-point as a sender x receiver heatmap, on any MPI */
+static void p2p_html(FILE *out, const sites_job_t *j)
+{
+    fputs("<p class=\"note\">Messages and bytes of the program's sends by sender and receiver (ranks of "
+          "MPI_COMM_WORLD), counted in the tool's wrappers on any MPI: what the program asked for, not what "
+          "went on the wire (that is the Communication matrix, from Open MPI's monitoring, with --matrix). "
+          "Every pair is in p2p.csv; the table below has the heaviest.</p>\n",
+          out);
+    if (!j->ncells) {
+        fputs("<p>No point-to-point message was sent.</p>\n", out);
+        return;
+    }
+    report_cell_t *cells = malloc(sizeof *cells * (size_t)j->ncells);
+    if (!cells) return;
+    for (int i = 0; i < j->ncells; i++)
+        cells[i] =
+            (report_cell_t){j->cells[i].sender, j->cells[i].receiver, j->cells[i].msgs, j->cells[i].bytes};
+    report_heatmap_t h = {.cells = cells,
+                          .ncells = j->ncells,
+                          .nprocs = j->nprocs,
+                          .name = "p2p",
+                          .title = "the program's point-to-point",
+                          .axes = "row: sending rank, column: receiving rank",
+                          .axis = {"sender rank", "receiver rank"},
+                          .counts_msgs = 1};
+    int w = report_heatmap_width(), ht = report_heatmap_height(&h);
+    fprintf(out,
+            "<svg id=\"p2p-heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n",
+            w, ht, w, ht);
+    report_heatmap_panel(out, &h, 0);
+    fputs("</svg>\n", out);
+    free(cells);
 }
 
 int sites_write_html(FILE *out, const sites_job_t *j)
@@ -497,6 +587,8 @@ int sites_write_html(FILE *out, const sites_job_t *j)
         hesc(out, s->label);
         fputs("</td><td>", out);
         hesc(out, s->func);
+        if (s->how == SITES_PROG_NATIVE || s->how == SITES_PROG_PYTHON)
+            fputs(" via ", out), hesc(out, s->via);
         fprintf(out,
                 "</td><td>%s</td><td data-v=\"%lld\">%lld</td><td data-v=\"%lld\">%s</td><td>%d</td><td "
                 "data-v=\"%lld\">%s</td><td data-v=\"%.0f\">%s</td><td data-v=\"%lld\">%s</td><td "
@@ -506,14 +598,9 @@ int sites_write_html(FILE *out, const sites_job_t *j)
                 s->bytes_in, t.received, s->msgs_out + s->msgs_in, s->msgs_out + s->msgs_in);
     }
     fputs("</tbody></table>\n", out);
-    fputs("<h3 id=\"p2p\">Point-to-point, as the program asked</h3>\n<p class=\"note\">Messages and bytes of "
-          "the "
-          "program's sends by sender and receiver (ranks of MPI_COMM_WORLD), counted in the tool's wrappers "
-          "on any "
-          "MPI: what the program asked for, not what went on the wire (that is the Matrix section, from Open "
-          "MPI's "
-          "monitoring, with --matrix).</p>\n<table "
-          "class=\"sortable\"><thead><tr><th>sender</th><th>receiver</th>"
+    fputs("<h3 id=\"p2p\">Point-to-point, as the program asked</h3>\n", out);
+    p2p_html(out, j);
+    fputs("<table class=\"sortable\"><thead><tr><th>sender</th><th>receiver</th>"
           "<th>messages</th><th>bytes</th></tr></thead><tbody>\n",
           out);
     p2p_html_rows(out, j);

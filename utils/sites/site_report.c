@@ -43,12 +43,12 @@ void sites_attach(report_job_t *job)
     if (!j) return;
     sites_job_init(j, job->nprocs);
     snprintf(j->off_reason, sizeof j->off_reason, "%s", why_off);
-    job->extra =
-        (report_extra_t){.arg = j,
-                         .json = json,
-                         .html_top = html_top,
-                         .html = html,
-                         .html_nav = "<a href=\"#findings\">Findings</a><a href=\"#sites\">Call sites</a>"};
+    job->extra = (report_extra_t){.arg = j,
+                                  .json = json,
+                                  .html_top = html_top,
+                                  .html = html,
+                                  .html_nav = "<a href=\"#findings\">Findings</a><a href=\"#sites\">Call "
+                                              "sites</a><a href=\"#p2p\">Program matrix</a>"};
 }
 
 void sites_finish(report_job_t *job)
@@ -68,8 +68,78 @@ static const sites_job_t *of(const report_job_t *job) { return job->extra.arg; }
 
 int sites_any(const report_job_t *job) { return of(job) && of(job)->nsites > 0; }
 
+/* ---- never a silent blank: the program's calls the sites did not see */
+
+/* The MPI's own counts of the program's traffic, in the order they are
+ * named: the first with any is the witness. */
+static const char *const witnesses[] = {
+    "mpit:::BYTES_SENT", "mpit:::MSGS_SENT",      "mpit:::COLL_BYTES_SENT", "mpit:::COLL_MSGS_SENT",
+    "mpit:::RMA_BYTES_SENT", "mpit:::BYTES_RECEIVED", "mpit:::UNEXPECTED_MSGS", NULL};
+
+/* point-to-point bytes the MPI counted (BYTES_SENT, else the matrix of
+ * Open MPI's monitoring), -1 when it counts none; what counted them */
+static long long mpi_p2p_bytes(const report_job_t *job, const char **what)
+{
+    for (int i = 0; i < job->nevents; i++)
+        if (strcmp(job->events[i].name, "mpit:::BYTES_SENT") == 0 && job->events[i].nranks) {
+            *what = job->events[i].name;
+            return (long long)job->events[i].sum;
+        }
+    if (!job->matrix.nranks[REPORT_MATRIX_P2P]) return -1;
+    long long b = 0;
+    for (int c = 0; c < job->matrix.ncells[REPORT_MATRIX_P2P]; c++) b += job->matrix.cells[REPORT_MATRIX_P2P][c].bytes;
+    *what = "Open MPI's monitoring (--matrix)";
+    return b;
+}
+
+/* One line for the first screen, or "" when the sites saw the program's
+ * calls as far as the MPI's own counters tell. */
+void sites_unseen_line(char *line, size_t len, const report_job_t *job)
+{
+    const sites_job_t *j = of(job);
+    const char *what = NULL;
+    long long mpi = mpi_p2p_bytes(job, &what);
+    line[0] = '\0';
+    if (!j) return;
+    if (j->nsites) {
+        long long seen = 0;
+        for (int c = 0; c < j->ncells; c++) seen += j->cells[c].bytes;
+        if (mpi > 0 && 2 * seen < mpi)
+            snprintf(line, len,
+                     "call sites: the sites saw %lld of the %lld point-to-point bytes %s counts: the rest went "
+                     "through calls the tool does not wrap (a binding or library that calls the MPI's internals)",
+                     seen, mpi, what);
+        return;
+    }
+    if (j->off_reason[0]) {
+        snprintf(line, len, "call sites: none recorded (%s)", j->off_reason);
+        return;
+    }
+    if (mpi <= 0) { /* another count of the MPI's, if any */
+        mpi = -1;
+        for (int w = 0; witnesses[w] && mpi <= 0; w++)
+            for (int i = 0; i < job->nevents; i++)
+                if (strcmp(job->events[i].name, witnesses[w]) == 0 && job->events[i].sum > 0) {
+                    mpi = (long long)job->events[i].sum;
+                    what = witnesses[w];
+                }
+    }
+    if (mpi > 0)
+        snprintf(line, len,
+                 "call sites: none recorded, yet the MPI counts the program's traffic (%s: %lld): its calls went "
+                 "through a layer the tool does not wrap (a binding or library that calls the MPI's internals)",
+                 what, mpi);
+    else
+        snprintf(line, len,
+                 "call sites: none recorded: no call of the program reached the tool's wrappers (it made none of "
+                 "the calls they wrap, or made them through a layer the tool does not wrap)");
+}
+
 int sites_text_top(FILE *out, const report_job_t *job)
 {
+    char line[512];
+    sites_unseen_line(line, sizeof line, job);
+    if (line[0]) fprintf(out, "%s\n", line);
     return of(job) ? sites_write_findings(out, of(job), 0) : 0;
 }
 

@@ -5,6 +5,7 @@
 #ifndef PAPI_MPIT_SITES_REPORT_H
 #define PAPI_MPIT_SITES_REPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "report.h"
@@ -22,9 +23,15 @@ void sites_finish(report_job_t *job);
 void sites_detach(report_job_t *job);
 /* 1 when some site was recorded (then the files below are written). */
 int sites_any(const report_job_t *job);
-/* The text report: findings before the table, the sites after it. */
+/* The text report: findings before the table, the sites after it.  The
+ * top starts with sites_unseen_line's line when there is one. */
 int sites_text_top(FILE *out, const report_job_t *job);
 int sites_text_bottom(FILE *out, const report_job_t *job);
+/* Never a silent blank: one line when no site was recorded (why: turned
+ * off, or no call reached the wrappers, with the MPI's own count of the
+ * program's traffic where it keeps one), or when the sites saw less than
+ * half of the point-to-point bytes the MPI counted; "" otherwise. */
+void sites_unseen_line(char *line, size_t len, const report_job_t *job);
 /* sites.csv, p2p.csv, collectives.csv */
 int sites_csv(FILE *out, const report_job_t *job);
 int sites_p2p_csv(FILE *out, const report_job_t *job);

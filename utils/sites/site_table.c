@@ -11,8 +11,6 @@
 #include <mpi.h>
 
 #include <dlfcn.h>
-#include <execinfo.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +18,7 @@
 #include <unistd.h>
 
 #include "report_handles.h"
+#include "site_fortran.h"
 #include "site_table.h"
 
 /* counts: atomic where the program's threads may call MPI at once, plain
@@ -28,12 +27,14 @@
 #define ADD_ATOMIC(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
 #define TRACK_MAX        16384 /* requests and messages tracked at once */
 #define COLL_MAX         1024  /* (collective, root) cells */
-#define MAX_FORTRAN_LIBS 4
 
 int sites_on;
 __thread int sites_depth __attribute__((tls_model("initial-exec")));
 __thread sites_call_t *sites_call_now __attribute__((tls_model("initial-exec")));
 static long long found_outside;
+static char frames_why[256]; /* what of the program lines is off (Python's) */
+
+const char *sites_frames_why(void) { return frames_why; }
 
 static sites_site_t *sites;
 static long long sites_overflow, colls_overflow, untracked;
@@ -52,13 +53,6 @@ static __thread unsigned comm_cache_next __attribute__((tls_model("initial-exec"
 static long long *p2p_msgs, *p2p_bytes, p2p_other; /* by receiver, world_size each */
 static sites_coll_cell_t *colls;
 static int comm_keyval = MPI_KEYVAL_INVALID, win_keyval = MPI_KEYVAL_INVALID;
-
-/* the MPI's Fortran layers that call the C MPI_ names (MPICH's): a call
- * from inside them is charged to the Fortran program's line that called them */
-static struct {
-    uintptr_t lo, hi;
-} fortran[MAX_FORTRAN_LIBS];
-static int nfortran;
 
 /* ---- requests and messages whose message is charged later */
 enum { TR_FREE, TR_RECV, TR_PRECV, TR_PSEND, TR_MESSAGE, TR_GONE };
@@ -81,39 +75,20 @@ static inline unsigned hash_ptr(uintptr_t k)
     return (unsigned)k;
 }
 
-/* ---- sites */
-static int in_fortran(uintptr_t pc)
-{
-    for (int i = 0; i < nfortran; i++)
-        if (pc >= fortran[i].lo && pc < fortran[i].hi) return 1;
-    return 0;
-}
-
-/* The first return address outside the MPI's Fortran layer (its frames
- * have no frame pointer: the unwinder reads their unwind tables). */
-static uintptr_t fortran_caller(uintptr_t pc)
-{
-    void *frames[8];
-    int n = backtrace(frames, 8);
-    for (int i = 1; i < n; i++) {
-        uintptr_t f = (uintptr_t)frames[i];
-        if (!in_fortran(f) && i > 1 && in_fortran((uintptr_t)frames[i - 1])) return f;
-    }
-    return pc;
-}
-
+/* ---- sites: one per (caller, program line, call) */
 static sites_site_t *site_of(sites_call_t *c)
 {
     if (c->site) return c->site;
     uintptr_t pc = (uintptr_t)c->pc;
-    if (nfortran && in_fortran(pc)) pc = fortran_caller(pc);
-    unsigned h = hash_ptr(pc) & (SITES_MAX - 1);
+    unsigned h = hash_ptr(pc ^ (c->prog * 31 + (uintptr_t)c->how)) & (SITES_MAX - 1);
     for (int probe = 0; probe < SITES_MAX; probe++, h = (h + 1) & (SITES_MAX - 1)) {
         sites_site_t *s = &sites[h];
         uintptr_t cur = __atomic_load_n(&s->pc, __ATOMIC_ACQUIRE);
         if (cur == 0) {
             uintptr_t want = 0;
             if (__atomic_compare_exchange_n(&s->pc, &want, pc, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                s->prog = c->prog;
+                s->how = c->how;
                 __atomic_store_n(&s->fn1, c->fn + 1, __ATOMIC_RELEASE);
                 return c->site = s;
             }
@@ -123,7 +98,7 @@ static sites_site_t *site_of(sites_call_t *c)
         /* claimed: its call is written right after (by another thread, maybe) */
         int fn1;
         while ((fn1 = __atomic_load_n(&s->fn1, __ATOMIC_ACQUIRE)) == 0) {}
-        if (fn1 == c->fn + 1) return c->site = s;
+        if (fn1 == c->fn + 1 && s->prog == c->prog && s->how == c->how) return c->site = s;
     }
     ADD(&sites_overflow, 1);
     return NULL;
@@ -165,13 +140,19 @@ static void set_slot(sites_current_t *s, int fn, uintptr_t pc, long long since, 
 
 static int world_rank(MPI_Comm comm, int rank);
 
+/* a snapshot names the program's line behind a library where there is one */
+static uintptr_t slot_pc(const sites_call_t *c)
+{
+    return c->how == SITES_PROG_NATIVE ? c->prog : (uintptr_t)c->pc;
+}
+
 void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm)
 {
     sites_current_t *s = slot();
     if (!s) return;
     int any = peer == MPI_ANY_SOURCE;
-    set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, any ? -1 : world_rank(comm, peer), tag, any,
-             tag == MPI_ANY_TAG, sites_key(comm));
+    set_slot(s, c->fn, slot_pc(c), c->t0, any ? -1 : world_rank(comm, peer), tag, any, tag == MPI_ANY_TAG,
+             sites_key(comm));
 }
 
 /* ---- the clock: ticks and ns at sites_begin, for the rate */
@@ -575,12 +556,12 @@ void sites_mark_requests(sites_call_t *c, const MPI_Request reqs[], int n)
     for (int i = 0; i < n; i++) {
         track_t *t = track_find(sites_key(reqs[i]));
         if (t && (t->state == TR_RECV || t->state == TR_PRECV)) {
-            set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, t->peer, t->tag, t->any_source, t->any_tag,
+            set_slot(s, c->fn, slot_pc(c), c->t0, t->peer, t->tag, t->any_source, t->any_tag,
                      sites_key(t->comm));
             return;
         }
     }
-    set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, -1, SITES_NO_TAG, 0, 0, 0);
+    set_slot(s, c->fn, slot_pc(c), c->t0, -1, SITES_NO_TAG, 0, 0, 0);
 }
 
 void sites_track_psend(sites_call_t *c, MPI_Request req, int count, MPI_Datatype type, int peer,
@@ -690,21 +671,6 @@ void sites_batch_some(sites_batch_t *b, int outcount, const int indices[], MPI_S
 }
 
 /* ---- begin and end */
-static int find_fortran(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    (void)size, (void)arg;
-    const char *n = info->dlpi_name;
-    if (!n || !(strstr(n, "libmpichfort") || strstr(n, "libmpifort"))) return 0;
-    for (int i = 0; i < info->dlpi_phnum && nfortran < MAX_FORTRAN_LIBS; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
-        fortran[nfortran].lo = info->dlpi_addr + ph->p_vaddr;
-        fortran[nfortran].hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
-        nfortran++;
-    }
-    return 0;
-}
-
 int sites_begin(int rank, int nprocs, char *why, size_t len)
 {
     my_rank = rank;
@@ -729,10 +695,12 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
     }
     PMPI_Comm_create_keyval(copy_none, delete_table, &comm_keyval, NULL);
     PMPI_Win_create_keyval(win_copy_none, win_delete_table, &win_keyval, NULL);
-    dl_iterate_phdr(find_fortran, NULL);
-    /* backtrace loads its unwinder on first use: here, not inside a call */
-    void *f[2];
-    backtrace(f, 2);
+#if defined(SITES_F_WRAPPED)
+    sites_f_begin();
+#endif
+    const char *d = getenv("PAPI_MPIT_REPORT_SITE_DEPTH");
+    sites_frames_begin(d && *d ? atoi(d) : 0, getenv("PAPI_MPIT_REPORT_SITE_LIBS"), frames_why,
+                       sizeof frames_why);
     return 0;
 }
 

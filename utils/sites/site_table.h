@@ -2,9 +2,12 @@
  * papi-mpit-report: what the call-site wrappers (made from mpi-calls.tsv)
  * record, per call site of the program, per peer and per collective.
  *
- * A site is the caller's return address: the instruction after the call in
- * the program (for MPICH's Fortran layer, which calls the C MPI_ names, the
- * first frame outside that layer).  Everything here runs inside the
+ * A site is the caller's return address: the instruction after the call
+ * (its detail; for the Fortran entry points, their caller, site_fortran.h),
+ * and when the caller is a library (site_frames.h has the rule; the MPI's
+ * own Fortran layer is passed over), the program's own frame behind it or
+ * the Python line behind mpi4py (its program line; sites_capture).
+ * Everything here runs inside the
  * program's MPI calls, from any thread: fixed tables allocated at
  * sites_begin, claimed and counted with atomics, no lock, no allocation
  * (but for a Waitall of more requests than a stack buffer holds) and no I/O.
@@ -38,6 +41,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "site_frames.h"
+
 #define SITES_HIST  42   /* message sizes: 0, then [2^(k-1), 2^k) for k = 1..41 */
 #define SITES_PEERS 8    /* peers kept per site; the rest are "other" */
 #define SITES_MAX   2048 /* sites per rank; further ones are counted as overflow */
@@ -48,7 +53,9 @@ typedef struct sites_peer {
 } sites_peer_t;
 
 typedef struct sites_site {
-    uintptr_t pc;        /* 0: free slot */
+    uintptr_t pc;   /* the caller's return address; 0: free slot */
+    uintptr_t prog; /* the program line behind it (how: SITES_PROG_*) */
+    int how;
     int fn1;             /* index in sites_fn (the wrapped call) + 1; 0 until claimed */
     long long calls, ns; /* ns: in sites_ticks (sites_record converts) */
     long long msgs_out, bytes_out, msgs_in, bytes_in;
@@ -61,8 +68,10 @@ typedef struct sites_site {
 /* One call in progress (on the wrapper's stack). */
 typedef struct sites_call {
     int fn;
-    void *pc;
-    long long t0; /* sites_ticks() at entry */
+    void *pc;       /* the caller's return address */
+    uintptr_t prog; /* the program line behind it (sites_capture) */
+    int how;        /* SITES_PROG_* */
+    long long t0;   /* sites_ticks() at entry */
     sites_site_t *site;
 } sites_call_t;
 
@@ -106,11 +115,20 @@ static inline int sites_enter(sites_call_t *c, int fn, void *pc)
     sites_call_now = c;
     c->fn = fn;
     c->pc = pc;
+    c->how = SITES_PROG_SELF;
+    c->prog = 0;
     c->site = NULL;
     c->t0 = sites_ticks();
     return 1;
 }
 void sites_leave(sites_call_t *c);
+/* The site capture (site_frames.c), after sites_enter returned 1, from the
+ * wrapper itself (every language binding's): when c->pc is in a library's
+ * code, finds the program's own frame behind it (at most --site-depth
+ * frames up) or the Python line behind mpi4py, into c->prog and c->how.
+ * A call from the program's own code costs a module lookup; no lock, no
+ * allocation. */
+void sites_capture(sites_call_t *c);
 
 /* A handle as a key (MPI_Request and MPI_Message are pointers in Open MPI
  * and the standard ABI, integers in MPICH). */

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Never a silent blank (issue 43 item 5): when the program's MPI calls do
+# not reach papi-mpit-report's wrappers, the first screen says so in one
+# line, with the reason, before the table.  report_unseen.c calls the
+# PMPI_ names (as a binding or library that calls the MPI's internals
+# would): rank 0 sends rank 1 three messages of 16 bytes, then a barrier.
+# At 2 ranks:
+# - default events: one line "call sites: none recorded" before the
+#   table's header; where the MPI counts the program's traffic, it names
+#   the count, exactly (mpit:::BYTES_SENT 48, MSGS_SENT 3,
+#   COLL_MSGS_SENT 2: the barrier's one message per rank), else it says
+#   no call reached the wrappers;
+# - Open MPI with --matrix (its monitoring on): the line names the MPI's
+#   count (the collectives' at least, on 4.1, which hides the
+#   point-to-point ones);
+# - "some" (one more 16-byte message through MPI_Send, which the tool
+#   sees): where mpit:::BYTES_SENT is measured, "the sites saw 16 of the
+#   64 point-to-point bytes"; where it is not, no line;
+# - --no-sites: "call sites: none recorded (turned off (--no-sites))".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common/test_lib.sh"
+report_tool || exit 1
+test_workdir report-unseen || exit 1
+$MPICC -g -O0 -Wall -Wextra -Werror "$here/report_unseen.c" -o report_unseen || { echo "FAIL: cannot build report_unseen"; exit 1; }
+run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
+
+# check NAME ERRFILE JSON WANT: WANT is none (no line), off, hidden (none
+# recorded, with an exact count where the MPI keeps one) or some
+check() {
+  python3 - "$@" <<'PY'
+import json, re, sys
+name, err, rep, want = sys.argv[1:]
+text = open(err).read().splitlines()
+lines = [i for i, t in enumerate(text) if t.startswith("call sites:")]
+head = next((i for i, t in enumerate(text) if re.match(r"papi-mpit-report: \d+ ranks", t)), len(text))
+r = json.load(open(rep))
+measured = {e["name"] for e in r["events"] if e.get("measured_ranks")}
+exact = {"mpit:::BYTES_SENT": 48, "mpit:::MSGS_SENT": 3, "mpit:::COLL_MSGS_SENT": 2}
+bad = ""
+if want == "none":
+    bad = "a line: " + text[lines[0]] if lines else ""
+elif len(lines) != 1 or lines[0] > head:
+    bad = f"{len(lines)} 'call sites:' lines, want one before the header"
+else:
+    t = text[lines[0]]
+    if want == "off":
+        bad = "" if t == "call sites: none recorded (turned off (--no-sites))" else "line: " + t
+    elif want == "some":
+        bad = "" if t.startswith("call sites: the sites saw 16 of the 64 point-to-point bytes mpit:::BYTES_SENT counts") \
+            else "line: " + t
+    else:
+        m = re.match(r"call sites: none recorded, yet the MPI counts the program's traffic \((\S+): (\d+)\)", t)
+        if m:
+            bad = "" if exact.get(m.group(1)) == int(m.group(2)) else f"count {m.group(1)}={m.group(2)}, want {exact}"
+        elif want == "hidden-counted":
+            bad = "no count of the MPI's named: " + t
+        elif not t.startswith("call sites: none recorded: no call of the program reached the tool's wrappers"):
+            bad = "line: " + t
+        elif measured & set(exact):
+            bad = "the MPI counted " + str(measured & set(exact)) + " but the line names none: " + t
+print(("ok: " if not bad else "FAIL: ") + f"{name}: " + (text[lines[0]] if lines and not bad else bad or "no line"))
+sys.exit(1 if bad else 0)
+PY
+}
+
+run -np 2 "$wrap" -o out1 ./report_unseen >o1.out 2>o1.err || { fail "hidden: exit $?"; cat o1.err; }
+check "hidden calls" o1.err out1/report.json hidden || fails=$((fails + 1))
+if [ "$FAMILY" = openmpi ]; then
+  run -np 2 "$wrap" --matrix -o out2 ./report_unseen >o2.out 2>o2.err || { fail "hidden --matrix: exit $?"; cat o2.err; }
+  check "hidden calls, --matrix" o2.err out2/report.json hidden-counted || fails=$((fails + 1))
+fi
+opt=(); [ "$FAMILY" = openmpi ] && opt=(--matrix)
+run -np 2 "$wrap" "${opt[@]}" -o out3 ./report_unseen some >o3.out 2>o3.err || { fail "some: exit $?"; cat o3.err; }
+if python3 -c 'import json,sys; sys.exit(not any(e["name"] == "mpit:::BYTES_SENT" and e.get("measured_ranks") for e in json.load(open(sys.argv[1]))["events"]))' out3/report.json; then
+  check "16 of 64 bytes seen" o3.err out3/report.json some || fails=$((fails + 1))
+else
+  check "16 bytes seen, no count of the MPI's" o3.err out3/report.json none || fails=$((fails + 1))
+fi
+run -np 2 "$wrap" --no-sites -o out4 ./report_unseen some >o4.out 2>o4.err || { fail "--no-sites: exit $?"; cat o4.err; }
+check "--no-sites" o4.err out4/report.json off || fails=$((fails + 1))
+[ $fails = 0 ]
