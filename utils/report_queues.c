@@ -60,10 +60,26 @@ static double peak(const report_series_t *s)
     return m;
 }
 
+/* a series and its peak, computed once (not at every comparison of the sort) */
+typedef struct peaked {
+    double peak;
+    report_series_t *s;
+} peaked_t;
+
 static int by_peak(const void *a, const void *b)
 {
-    double x = peak(*(report_series_t *const *)a), y = peak(*(report_series_t *const *)b);
+    double x = ((const peaked_t *)a)->peak, y = ((const peaked_t *)b)->peak;
     return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void sort_by_peak(report_series_t **all, int n)
+{
+    peaked_t *p = malloc(sizeof *p * (size_t)(n ? n : 1));
+    if (!p) return; /* the order only: unsorted */
+    for (int i = 0; i < n; i++) p[i] = (peaked_t){peak(all[i]), all[i]};
+    qsort(p, (size_t)n, sizeof *p, by_peak);
+    for (int i = 0; i < n; i++) all[i] = p[i].s;
+    free(p);
 }
 
 static void chart(FILE *out, const report_job_t *job, const char *name)
@@ -84,7 +100,7 @@ static void chart(FILE *out, const report_job_t *job, const char *name)
             first = 0;
         }
     }
-    qsort(all, (size_t)n, sizeof *all, by_peak);
+    sort_by_peak(all, n);
     int drawn = n < RANKS_DRAWN ? n : RANKS_DRAWN;
     const char *base = strncmp(name, "mpit:::", 7) ? name : name + 7;
     fputs("<h3>", out);
