@@ -428,17 +428,19 @@ static void name_sites(hang_t *h)
     qsort(order, (size_t)h->ncalls, sizeof *order, by_site);
     sites_job_t j;
     sites_job_init(&j, 1);
-    j.sites = hang_alloc((size_t)h->ncalls + 1, sizeof *j.sites, "the sites");
-    int *first =
-        hang_alloc((size_t)h->ncalls + 1, sizeof *first, "the sites"); /* site k: order[first[k]...] */
+    /* the distinct sites: site k is the calls order[first[k]...] */
+    int *first = hang_alloc((size_t)h->ncalls + 1, sizeof *first, "the sites"), nsites = 0;
     for (int i = 0; i < h->ncalls; i++) {
         const hang_call_t *c = &h->calls[order[i]];
         if (!strcmp(c->module, "-") || !strcmp(c->module, "?")) continue;
-        if (j.nsites && !by_site(&order[first[j.nsites - 1]], &order[i])) continue;
+        if (nsites && !by_site(&order[first[nsites - 1]], &order[i])) continue;
+        first[nsites++] = i;
+    }
+    j.sites = hang_alloc((size_t)nsites + 1, sizeof *j.sites, "the sites");
+    for (; j.nsites < nsites; j.nsites++) {
         site_agg_t *s = &j.sites[j.nsites];
-        s->module = hang_strdup(c->module, "the sites");
-        s->off = c->off;
-        first[j.nsites++] = i;
+        s->module = hang_strdup(h->calls[order[first[j.nsites]]].module, "the sites");
+        s->off = h->calls[order[first[j.nsites]]].off;
     }
     sites_name_all(&j);
     for (int k = 0; k < j.nsites; k++)
