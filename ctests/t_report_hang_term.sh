@@ -97,7 +97,9 @@ for i in $(seq "$runs"); do
 done
 stop_busy
 lat=$(sort -g latency.txt | awk '{ v[NR] = $1 } END { if (NR) printf "median %.1f ms, largest %.1f ms over %d states", 1000 * v[int((NR + 1) / 2)], 1000 * v[NR], NR }')
-[ "$good" = "$runs" ] && ok "ring of $np ranks under timeout -s TERM, one busy loop per core: every rank's state in $good of $runs runs, all taken on SIGTERM in $((good - forced)) (in $forced mpirun SIGKILLed the ranks before any saw SIGTERM: their earlier states stayed); from SIGTERM to the state: $lat"
+forced_said=
+[ $forced = 0 ] || forced_said=" (in $forced mpirun SIGKILLed the ranks before any saw SIGTERM: their earlier states stayed)"
+[ "$good" = "$runs" ] && ok "ring of $np ranks under timeout -s TERM, one busy loop per core: every rank's state in $good of $runs runs, all taken on SIGTERM in $((good - forced))$forced_said; from SIGTERM to the state: $lat"
 
 # ---- the merge of a run with one rank's state gone
 if [ -f ring.1/snapshot.2.txt ]; then
