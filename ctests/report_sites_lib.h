@@ -3,4 +3,6 @@
 #define REPORT_SITES_LIB_H
 int lib_send(const char *buf, int n, int peer);
 int lib_bcast(int *v, int root);
+int lib_bcast2(int *v, int root);
+int lib_vla_send(const char *buf, int n, int peer);
 #endif

@@ -9,8 +9,12 @@ MODE is what the run asked for:
   behind   the library named by --site-libs, the default depth: every call
            the library makes is charged to the program's line that called
            the library (its "site:" marker), with the library's line (its
-           "lib:" marker) as the site's detail ("via")
-  depth2   the same with --site-depth 2: lib_bcast's call is two library
+           "lib:" marker) as the site's detail ("via"); the broadcasts that
+           lib_bcast and lib_bcast2 make from one library line, in turn,
+           stay apart by program line (a path learnt for one must not be
+           taken for the other), and lib_vla_send's frame, whose size
+           varies, still reaches the program
+  depth2   the same with --site-depth 2: the broadcasts are two library
            frames deep, so its site stays the library's line, marked
            not_found; lib_send's (one frame) still reaches the program
   depth1   --site-depth 1: every library call stays at the library's line
@@ -52,24 +56,26 @@ APP, LIB = "report_sites_libapp.c", "report_sites_lib.c"
 app, lib = markers(APP, "site"), markers(LIB, "lib")
 
 # (file, line) -> (call, calls, msgs sent, bytes sent, msgs received, bytes received, program_line, via)
-recv = {(APP, app["recv"]): ("MPI_Recv", 4, 0, 0, 4, 50, "own", None)}
+recv = {(APP, app["recv"]): ("MPI_Recv", 6, 0, 0, 6, 60, "own", None)}
+B = 3 * nprocs  # broadcasts per program line; 4 bytes each at the root
+behind_sends = {
+    (APP, app["send_loop"]): ("MPI_Send", 3, 3, 30, 0, 0, "behind_library", (LIB, lib["send"])),
+    (APP, app["send_once"]): ("MPI_Send", 1, 1, 20, 0, 0, "behind_library", (LIB, lib["send"])),
+    (APP, app["vla_send"]): ("MPI_Send", 2, 2, 10, 0, 0, "behind_library", (LIB, lib["vla_send"])),
+}
 if mode == "behind":
-    want = {
-        (APP, app["send_loop"]): ("MPI_Send", 3, 3, 30, 0, 0, "behind_library", (LIB, lib["send"])),
-        (APP, app["send_once"]): ("MPI_Send", 1, 1, 20, 0, 0, "behind_library", (LIB, lib["send"])),
-        (APP, app["bcast"]): ("MPI_Bcast", nprocs, 0, 4, 0, 0, "behind_library", (LIB, lib["bcast"])),
-    }
+    want = dict(behind_sends)
+    want[(APP, app["bcast"])] = ("MPI_Bcast", B, 0, 12, 0, 0, "behind_library", (LIB, lib["bcast"]))
+    want[(APP, app["bcast2"])] = ("MPI_Bcast", B, 0, 12, 0, 0, "behind_library", (LIB, lib["bcast"]))
 elif mode == "depth2":
-    want = {
-        (APP, app["send_loop"]): ("MPI_Send", 3, 3, 30, 0, 0, "behind_library", (LIB, lib["send"])),
-        (APP, app["send_once"]): ("MPI_Send", 1, 1, 20, 0, 0, "behind_library", (LIB, lib["send"])),
-        (LIB, lib["bcast"]): ("MPI_Bcast", nprocs, 0, 4, 0, 0, "not_found", None),
-    }
+    want = dict(behind_sends)
+    want[(LIB, lib["bcast"])] = ("MPI_Bcast", 2 * B, 0, 24, 0, 0, "not_found", None)
 else:
     how = "not_found" if mode == "depth1" else "own"
     want = {
         (LIB, lib["send"]): ("MPI_Send", 4, 4, 50, 0, 0, how, None),
-        (LIB, lib["bcast"]): ("MPI_Bcast", nprocs, 0, 4, 0, 0, how, None),
+        (LIB, lib["vla_send"]): ("MPI_Send", 2, 2, 10, 0, 0, how, None),
+        (LIB, lib["bcast"]): ("MPI_Bcast", 2 * B, 0, 24, 0, 0, how, None),
     }
 want.update(recv)
 

@@ -52,8 +52,10 @@ got = sorted((s["label"], s["call"], s["calls"]) for s in cs["sites"])
 if mode == "named":
     want = sorted([("report_sites_libapp.c:%d" % lines["send_loop"], "MPI_Send", 3),
                    ("report_sites_libapp.c:%d" % lines["send_once"], "MPI_Send", 1),
-                   ("report_sites_libapp.c:%d" % lines["recv"], "MPI_Recv", 4),
-                   ("report_sites_libapp.c:%d" % lines["bcast"], "MPI_Bcast", np)])
+                   ("report_sites_libapp.c:%d" % lines["vla_send"], "MPI_Send", 2),
+                   ("report_sites_libapp.c:%d" % lines["recv"], "MPI_Recv", 6),
+                   ("report_sites_libapp.c:%d" % lines["bcast"], "MPI_Bcast", 3 * np),
+                   ("report_sites_libapp.c:%d" % lines["bcast2"], "MPI_Bcast", 3 * np)])
     assert got == want, (got, want)
     assert cs["modules_without_lines"] == [], cs["modules_without_lines"]
 else:
@@ -61,7 +63,8 @@ else:
     assert all(s["line"] == 0 and s["file"] == "" and s["function"] == "" and s["label"].startswith(base + "+0x")
                for s in cs["sites"]), got
     assert sorted((s["call"], s["calls"]) for s in cs["sites"]) == sorted(
-        [("MPI_Send", 3), ("MPI_Send", 1), ("MPI_Recv", 4), ("MPI_Bcast", np)]), got
+        [("MPI_Send", 3), ("MPI_Send", 1), ("MPI_Send", 2), ("MPI_Recv", 6), ("MPI_Bcast", 3 * np),
+         ("MPI_Bcast", 3 * np)]), got
     assert cs["modules_without_lines"] == [prog], cs["modules_without_lines"]
     txt = open(os.path.join(out, "report.txt")).read()
     assert "no line information for %s" % prog in txt, "report.txt says nothing of it"

@@ -7,8 +7,11 @@
 # name it with --site-libs; report_sites_lib_check.py says what each run
 # must give, exactly:
 # - --site-libs 'libsitelib*': each call at the program's line that called
-#   the library, the library's line as its detail (via);
-# - --site-depth 2: the broadcast, two library frames deep, stays at the
+#   the library, the library's line as its detail (via), also where one
+#   library line is reached by two paths in turn (the path learnt for one
+#   must not be taken for the other) and through a frame whose size varies
+#   (a variable-length array);
+# - --site-depth 2: the broadcasts, two library frames deep, stay at the
 #   library's line (not_found), the sends still reach the program;
 # - --site-depth 1: every library call at the library's line;
 # - no --site-libs: the library is the program's own code: its lines.

@@ -26,8 +26,8 @@
  * mpirun SIGKILLs the rest within milliseconds of the first rank's death
  * on SIGTERM; Hydra does the same), so the first rank to have written its
  * state and passed SIGTERM on used to take with it the ranks whose helper
- * had not yet written theirs (a busy node: 5 of 6 runs of a 4-rank ring
- * lost a rank under Open MPI, 2 of 6 under MPICH).  So the ranks of a job
+ * had not yet written theirs (a 4-rank ring on a busy node: ranks lost in
+ * 2 of 6 runs under each of Open MPI and MPICH; doc/performance.md).  So the ranks of a job
  * on one node share a small file mapping, a tally: how many ranks run the
  * tool there (joined) and how many of them are done (their state written on
  * a signal, or gone through MPI_Finalize).  A handler, once its own state
@@ -59,15 +59,15 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sys/stat.h>
-#include <linux/futex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
