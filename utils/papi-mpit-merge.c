@@ -156,6 +156,25 @@ static int list_snapshots(const char *dir, snap_t **out, int *nout)
     return 0;
 }
 
+/* Whether the per-rank tables of nprocs ranks can be had at all, before
+ * any is made: report_job_init (report_output.c) aborts when its calloc
+ * fails, which a corrupt or enormous R line would make it do.  Exits with
+ * status 1 and the reason when not. */
+static void merge_preflight(int nprocs)
+{
+    size_t per_rank = REPORT_HOST_LEN + sizeof(double) + sizeof(hang_state_t) + 64;
+    void *p = calloc((size_t)nprocs, per_rank);
+    if (!p) {
+        fprintf(stderr,
+                PFX
+                "out of memory: the snapshots say %d ranks, and the merge needs %zu bytes for each before "
+                "reading them\n",
+                nprocs, per_rank);
+        exit(1);
+    }
+    free(p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -178,6 +197,7 @@ int main(int argc, char **argv)
     report_job_t job;
     sites_job_t sites;
     hang_t hang;
+    merge_preflight(nprocs);
     report_job_init(&job, nprocs);
     job.samples_min = -1;
     job.partial = 1;
