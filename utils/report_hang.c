@@ -932,9 +932,17 @@ static void where(hang_t *h)
             int same = 1;
             for (int j = 1; j < g->nranks && same; j++)
                 same = !strcmp(h->st[m[j]].why, h->st[m[0]].why) && h->st[m[j]].signo == h->st[m[0]].signo;
-            if (g->item >= 0) sb_printf(&b, ", for %.3g to %.3g s", x[0], x[1]);
-            sb_printf(&b, " (states taken %s, %s to %s).",
-                      same ? why_words(&h->st[m[0]], why, sizeof why) : "for several reasons", when, until);
+            /* a range, or one value when its ends read the same */
+            char a0[32], a1[32];
+            snprintf(a0, sizeof a0, "%.3g", x[0]);
+            snprintf(a1, sizeof a1, "%.3g", x[1]);
+            if (g->item >= 0 && strcmp(a0, a1))
+                sb_printf(&b, ", for %s to %s s", a0, a1);
+            else if (g->item >= 0)
+                sb_printf(&b, ", for %s s", a0);
+            sb_printf(&b, " (states taken %s, %s%s%s).",
+                      same ? why_words(&h->st[m[0]], why, sizeof why) : "for several reasons", when,
+                      strcmp(when, until) ? " to " : "", strcmp(when, until) ? until : "");
         }
         say_sb(h, &b);
         shown += g->nranks;
