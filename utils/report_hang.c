@@ -460,6 +460,7 @@ typedef struct group {
     rel_t rel;
     int nranks, last_rank;
     int first; /* its ranks: members[first .. first + nranks) */
+    int id;    /* its index as made (grouping_t.of), kept when the groups are sorted */
 } group_t;
 
 typedef struct grouping {
@@ -533,7 +534,7 @@ static void group_items(const hang_t *h, const int *items, int k, grouping_t *ou
                 s = (s + 1) & (cap - 1);
             if (slot[s] < 0) {
                 slot[s] = ng;
-                g[ng] = (group_t){items[i], rel[i], 0, -1, 0};
+                g[ng] = (group_t){items[i], rel[i], 0, -1, 0, ng};
                 ng++;
             }
             group_t *x = &g[slot[s]];
@@ -909,12 +910,11 @@ static void where(hang_t *h)
         if (wall > x[3]) x[3] = wall;
     }
     free(seen);
-    for (int i = 0; i < gr.ng; i++) gr.g[i].last_rank = i; /* its row of lo, kept through the sort */
     qsort(gr.g, (size_t)gr.ng, sizeof *gr.g, by_size);
     int shown = 0;
     for (int i = 0; i < gr.ng && i < WHERE_LINES; i++) {
         const group_t *g = &gr.g[i];
-        const double *x = lo + 4 * g->last_rank;
+        const double *x = lo + 4 * g->id;
         const int *m = gr.members + g->first;
         char when[64], until[64], why[64];
         sbuf_t b = {0};
