@@ -215,6 +215,13 @@ int report_write_table(FILE *out, const report_job_t *job);
  * NULL): a rank that left nothing is named missing, never a host. */
 int report_rank_missing(const report_job_t *job, int r);
 int report_count_hosts(const report_job_t *job, int *nmissing);
+/* For each rank, the first rank on its host (itself for the first; -1 for a
+ * rank with no state), from one pass over a hash of the names: what the
+ * host counts and lists compare instead of every rank's name with every
+ * rank's before it.  NULL when out of memory (then they compare names). */
+int *report_host_first(const report_job_t *job);
+/* Whether rank r's host is that of a rank before it (by the names). */
+int report_host_seen_before(const report_job_t *job, int r);
 int report_write_csv(FILE *out, const report_job_t *job);
 int report_write_json(FILE *out, const report_job_t *job);
 /* report.json's document (the extra hook's members included), written

@@ -481,27 +481,27 @@ static void write_skipped_body(FILE *out, const report_job_t *job, int ndefault,
 /* ---- the run: hosts with their ranks as ranges ("0-1, 4") */
 static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
 {
-    int n = job->nprocs, nmissing = 0;
+    int n = job->nprocs, nmissing = 0, *first = report_host_first(job);
     *nhosts = 0;
     for (int r = 0; r < n; r++) {
         if (report_rank_missing(job, r)) {
             nmissing++;
             continue;
         }
-        int seen = 0;
-        for (int q = 0; q < r && !seen; q++)
-            seen = !report_rank_missing(job, q) && strcmp(job->hosts[q], job->hosts[r]) == 0;
-        if (seen) continue;
+        if (first ? first[r] != r : report_host_seen_before(job, r)) continue;
         fputs(*nhosts ? "; " : "", out);
         (*nhosts)++;
         H(out, job->hosts[r][0] ? job->hosts[r] : "(unknown)");
         fputs(": rank", out);
         const char *sep = " ";
         for (int a = r; a < n; a++) {
-            if (report_rank_missing(job, a) || strcmp(job->hosts[a], job->hosts[r])) continue;
+            if (!(first ? first[a] == r
+                        : !report_rank_missing(job, a) && !strcmp(job->hosts[a], job->hosts[r])))
+                continue;
             int b = a;
-            while (b + 1 < n && !report_rank_missing(job, b + 1) &&
-                   strcmp(job->hosts[b + 1], job->hosts[r]) == 0)
+            while (b + 1 < n && (first ? first[b + 1] == r
+                                       : !report_rank_missing(job, b + 1) &&
+                                             strcmp(job->hosts[b + 1], job->hosts[r]) == 0))
                 b++;
             if (b > a)
                 fprintf(out, "%s%d-%d", sep, a, b);
@@ -511,6 +511,7 @@ static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
             a = b;
         }
     }
+    free(first);
     if (!nmissing) return;
     fputs(*nhosts ? "; " : "", out);
     const char *sep = "";

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -322,19 +323,50 @@ static double max_elapsed(const report_job_t *job)
 
 int report_rank_missing(const report_job_t *job, int r) { return job->partial && !job->hosts[r][0]; }
 
+int report_host_seen_before(const report_job_t *job, int r)
+{
+    int seen = 0;
+    for (int q = 0; q < r && !seen; q++)
+        seen = !report_rank_missing(job, q) && strcmp(job->hosts[q], job->hosts[r]) == 0;
+    return seen;
+}
+
+int *report_host_first(const report_job_t *job)
+{
+    size_t cap = 16, n = (size_t)job->nprocs;
+    while (cap < 2 * n) cap *= 2;
+    int *first = malloc(sizeof *first * (n ? n : 1)), *slot = malloc(sizeof *slot * cap);
+    if (!first || !slot) {
+        free(first), free(slot);
+        return NULL;
+    }
+    memset(slot, 0xff, sizeof *slot * cap);
+    for (size_t r = 0; r < n; r++) {
+        first[r] = -1;
+        if (report_rank_missing(job, (int)r)) continue;
+        uint64_t x = 0xcbf29ce484222325ULL; /* FNV-1a of the name */
+        for (const char *c = job->hosts[r]; *c; c++) x = (x ^ (unsigned char)*c) * 0x100000001B3ULL;
+        size_t i = (size_t)x & (cap - 1);
+        while (slot[i] >= 0 && strcmp(job->hosts[slot[i]], job->hosts[r])) i = (i + 1) & (cap - 1);
+        if (slot[i] < 0) slot[i] = (int)r;
+        first[r] = slot[i];
+    }
+    free(slot);
+    return first;
+}
+
 int report_count_hosts(const report_job_t *job, int *nmissing)
 {
-    int n = 0, gone = 0;
+    int n = 0, gone = 0, *first = report_host_first(job);
     for (int r = 0; r < job->nprocs; r++) {
         if (report_rank_missing(job, r)) { /* no state: its host is not known, and is not one */
             gone++;
             continue;
         }
-        int seen = 0;
-        for (int q = 0; q < r && !seen; q++)
-            seen = !report_rank_missing(job, q) && strcmp(job->hosts[q], job->hosts[r]) == 0;
+        int seen = first ? first[r] != r : report_host_seen_before(job, r);
         n += !seen;
     }
+    free(first);
     if (nmissing) *nmissing = gone;
     return n;
 }
