@@ -479,6 +479,13 @@ static void write_skipped_body(FILE *out, const report_job_t *job, int ndefault,
 }
 
 /* ---- the run: hosts with their ranks as ranges ("0-1, 4") */
+/* whether rank a is on the host of r, the first rank there (report_host_first's
+ * answer; the names compared when it had no memory) */
+static int on_host_of(const report_job_t *job, const int *first, int a, int r)
+{
+    return first ? first[a] == r : !report_rank_missing(job, a) && !strcmp(job->hosts[a], job->hosts[r]);
+}
+
 static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
 {
     int n = job->nprocs, nmissing = 0, *first = report_host_first(job);
@@ -495,14 +502,9 @@ static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
         fputs(": rank", out);
         const char *sep = " ";
         for (int a = r; a < n; a++) {
-            if (!(first ? first[a] == r
-                        : !report_rank_missing(job, a) && !strcmp(job->hosts[a], job->hosts[r])))
-                continue;
+            if (!on_host_of(job, first, a, r)) continue;
             int b = a;
-            while (b + 1 < n && (first ? first[b + 1] == r
-                                       : !report_rank_missing(job, b + 1) &&
-                                             strcmp(job->hosts[b + 1], job->hosts[r]) == 0))
-                b++;
+            while (b + 1 < n && on_host_of(job, first, b + 1, r)) b++;
             if (b > a)
                 fprintf(out, "%s%d-%d", sep, a, b);
             else
