@@ -166,12 +166,23 @@ static void set_slot(sites_current_t *s, int fn, uintptr_t pc, long long since, 
 
 static int world_rank(MPI_Comm comm, int rank);
 
+/* The call's site address for its slot: for a call from inside the MPI's
+ * Fortran layer (MPICH's mpi_f08 calls with a buffer reach the C wrappers
+ * from there), the Fortran caller, found once per call (site_of then
+ * takes it as it is). */
+static uintptr_t call_pc(sites_call_t *c)
+{
+    uintptr_t pc = (uintptr_t)c->pc;
+    if (nfortran && in_fortran(pc)) c->pc = (void *)(pc = fortran_caller(pc));
+    return pc;
+}
+
 void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm)
 {
     sites_current_t *s = slot();
     if (!s) return;
     int any = peer == MPI_ANY_SOURCE;
-    set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, any ? -1 : world_rank(comm, peer), tag, any,
+    set_slot(s, c->fn, call_pc(c), c->t0, any ? -1 : world_rank(comm, peer), tag, any,
              tag == MPI_ANY_TAG, sites_key(comm));
 }
 
@@ -576,12 +587,12 @@ void sites_mark_requests(sites_call_t *c, const MPI_Request reqs[], int n)
     for (int i = 0; i < n; i++) {
         track_t *t = track_find(sites_key(reqs[i]));
         if (t && (t->state == TR_RECV || t->state == TR_PRECV)) {
-            set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, t->peer, t->tag, t->any_source, t->any_tag,
+            set_slot(s, c->fn, call_pc(c), c->t0, t->peer, t->tag, t->any_source, t->any_tag,
                      sites_key(t->comm));
             return;
         }
     }
-    set_slot(s, c->fn, (uintptr_t)c->pc, c->t0, -1, SITES_NO_TAG, 0, 0, 0);
+    set_slot(s, c->fn, call_pc(c), c->t0, -1, SITES_NO_TAG, 0, 0, 0);
 }
 
 void sites_track_psend(sites_call_t *c, MPI_Request req, int count, MPI_Datatype type, int peer,
