@@ -321,7 +321,8 @@ static void *ctor_next(void **cache, const char *name)
 
 static void ctor_missing(const char *name, MPI_Fint *ierr)
 {
-    fprintf(stderr, "papi-mpit-report: the MPI's own Fortran routine %s is not found: the call fails\n", name);
+    fprintf(stderr, "papi-mpit-report: the MPI's own Fortran routine %s is not found: the call fails\n",
+            name);
     if (ierr) *ierr = MPI_ERR_OTHER;
 }
 
@@ -351,21 +352,22 @@ static void ctor_missing(const char *name, MPI_Fint *ierr)
     F_CTOR(low##_f08_, "p" #low "_f08_", PARAMS, ARGS)
 
 typedef MPI_Fint F; /* every argument is a reference: to a handle, an INTEGER, a LOGICAL or an array */
-F_CTORS(mpi_comm_dup, MPI_COMM_DUP, (F * c, F * newcomm, F * ierr), (c, newcomm, rc))
-F_CTORS(mpi_comm_dup_with_info, MPI_COMM_DUP_WITH_INFO, (F * c, F * i, F * newcomm, F * ierr), (c, i, newcomm, rc))
-F_CTORS(mpi_comm_split, MPI_COMM_SPLIT, (F * c, F * color, F * key, F * newcomm, F * ierr),
+F_CTORS(mpi_comm_dup, MPI_COMM_DUP, (F * c, F *newcomm, F *ierr), (c, newcomm, rc))
+F_CTORS(mpi_comm_dup_with_info, MPI_COMM_DUP_WITH_INFO, (F * c, F *i, F *newcomm, F *ierr),
+        (c, i, newcomm, rc))
+F_CTORS(mpi_comm_split, MPI_COMM_SPLIT, (F * c, F *color, F *key, F *newcomm, F *ierr),
         (c, color, key, newcomm, rc))
-F_CTORS(mpi_comm_split_type, MPI_COMM_SPLIT_TYPE, (F * c, F * t, F * key, F * i, F * newcomm, F * ierr),
+F_CTORS(mpi_comm_split_type, MPI_COMM_SPLIT_TYPE, (F * c, F *t, F *key, F *i, F *newcomm, F *ierr),
         (c, t, key, i, newcomm, rc))
-F_CTORS(mpi_comm_create, MPI_COMM_CREATE, (F * c, F * g, F * newcomm, F * ierr), (c, g, newcomm, rc))
-F_CTORS(mpi_comm_create_group, MPI_COMM_CREATE_GROUP, (F * c, F * g, F * tag, F * newcomm, F * ierr),
+F_CTORS(mpi_comm_create, MPI_COMM_CREATE, (F * c, F *g, F *newcomm, F *ierr), (c, g, newcomm, rc))
+F_CTORS(mpi_comm_create_group, MPI_COMM_CREATE_GROUP, (F * c, F *g, F *tag, F *newcomm, F *ierr),
         (c, g, tag, newcomm, rc))
-F_CTORS(mpi_cart_create, MPI_CART_CREATE, (F * c, F * nd, F * dims, F * per, F * re, F * newcomm, F * ierr),
+F_CTORS(mpi_cart_create, MPI_CART_CREATE, (F * c, F *nd, F *dims, F *per, F *re, F *newcomm, F *ierr),
         (c, nd, dims, per, re, newcomm, rc))
-F_CTORS(mpi_cart_sub, MPI_CART_SUB, (F * c, F * remain, F * newcomm, F * ierr), (c, remain, newcomm, rc))
-F_CTORS(mpi_graph_create, MPI_GRAPH_CREATE, (F * c, F * nn, F * idx, F * edges, F * re, F * newcomm, F * ierr),
+F_CTORS(mpi_cart_sub, MPI_CART_SUB, (F * c, F *remain, F *newcomm, F *ierr), (c, remain, newcomm, rc))
+F_CTORS(mpi_graph_create, MPI_GRAPH_CREATE, (F * c, F *nn, F *idx, F *edges, F *re, F *newcomm, F *ierr),
         (c, nn, idx, edges, re, newcomm, rc))
-F_CTORS(mpi_intercomm_merge, MPI_INTERCOMM_MERGE, (F * c, F * high, F * newcomm, F * ierr),
+F_CTORS(mpi_intercomm_merge, MPI_INTERCOMM_MERGE, (F * c, F *high, F *newcomm, F *ierr),
         (c, high, newcomm, rc))
 
 /* MPI_Comm_free: forgotten before the MPI's own entry frees it */

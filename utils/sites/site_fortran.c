@@ -63,7 +63,8 @@ void sites_f_missing(int fn, int sp, MPI_Fint *ierr)
     char name[128];
     spell(name, sizeof name, fn, sp, "pmpi");
     if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-        fprintf(stderr, "papi-mpit-report: the MPI's own Fortran routine %s is not found: the call fails\n", name);
+        fprintf(stderr, "papi-mpit-report: the MPI's own Fortran routine %s is not found: the call fails\n",
+                name);
     if (ierr) *ierr = MPI_ERR_OTHER;
 }
 

@@ -73,7 +73,7 @@ int sites_any(const report_job_t *job) { return of(job) && of(job)->nsites > 0; 
 /* The MPI's own counts of the program's traffic, in the order they are
  * named: the first with any is the witness. */
 static const char *const witnesses[] = {
-    "mpit:::BYTES_SENT", "mpit:::MSGS_SENT",      "mpit:::COLL_BYTES_SENT", "mpit:::COLL_MSGS_SENT",
+    "mpit:::BYTES_SENT",     "mpit:::MSGS_SENT",      "mpit:::COLL_BYTES_SENT", "mpit:::COLL_MSGS_SENT",
     "mpit:::RMA_BYTES_SENT", "mpit:::BYTES_RECEIVED", "mpit:::UNEXPECTED_MSGS", NULL};
 
 /* point-to-point bytes the MPI counted (BYTES_SENT, else the matrix of
@@ -87,7 +87,8 @@ static long long mpi_p2p_bytes(const report_job_t *job, const char **what)
         }
     if (!job->matrix.nranks[REPORT_MATRIX_P2P]) return -1;
     long long b = 0;
-    for (int c = 0; c < job->matrix.ncells[REPORT_MATRIX_P2P]; c++) b += job->matrix.cells[REPORT_MATRIX_P2P][c].bytes;
+    for (int c = 0; c < job->matrix.ncells[REPORT_MATRIX_P2P]; c++)
+        b += job->matrix.cells[REPORT_MATRIX_P2P][c].bytes;
     *what = "Open MPI's monitoring (--matrix)";
     return b;
 }
@@ -105,10 +106,11 @@ void sites_unseen_line(char *line, size_t len, const report_job_t *job)
         long long seen = 0;
         for (int c = 0; c < j->ncells; c++) seen += j->cells[c].bytes;
         if (mpi > 0 && 2 * seen < mpi)
-            snprintf(line, len,
-                     "call sites: the sites saw %lld of the %lld point-to-point bytes %s counts: the rest went "
-                     "through calls the tool does not wrap (a binding or library that calls the MPI's internals)",
-                     seen, mpi, what);
+            snprintf(
+                line, len,
+                "call sites: the sites saw %lld of the %lld point-to-point bytes %s counts: the rest went "
+                "through calls the tool does not wrap (a binding or library that calls the MPI's internals)",
+                seen, mpi, what);
         return;
     }
     if (j->off_reason[0]) {
@@ -125,14 +127,16 @@ void sites_unseen_line(char *line, size_t len, const report_job_t *job)
                 }
     }
     if (mpi > 0)
-        snprintf(line, len,
-                 "call sites: none recorded, yet the MPI counts the program's traffic (%s: %lld): its calls went "
-                 "through a layer the tool does not wrap (a binding or library that calls the MPI's internals)",
-                 what, mpi);
+        snprintf(
+            line, len,
+            "call sites: none recorded, yet the MPI counts the program's traffic (%s: %lld): its calls went "
+            "through a layer the tool does not wrap (a binding or library that calls the MPI's internals)",
+            what, mpi);
     else
-        snprintf(line, len,
-                 "call sites: none recorded: no call of the program reached the tool's wrappers (it made none of "
-                 "the calls they wrap, or made them through a layer the tool does not wrap)");
+        snprintf(
+            line, len,
+            "call sites: none recorded: no call of the program reached the tool's wrappers (it made none of "
+            "the calls they wrap, or made them through a layer the tool does not wrap)");
 }
 
 int sites_text_top(FILE *out, const report_job_t *job)

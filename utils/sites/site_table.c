@@ -182,8 +182,8 @@ void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm)
     sites_current_t *s = slot();
     if (!s) return;
     int any = peer == MPI_ANY_SOURCE;
-    set_slot(s, c->fn, call_pc(c), c->t0, any ? -1 : world_rank(comm, peer), tag, any,
-             tag == MPI_ANY_TAG, sites_key(comm));
+    set_slot(s, c->fn, call_pc(c), c->t0, any ? -1 : world_rank(comm, peer), tag, any, tag == MPI_ANY_TAG,
+             sites_key(comm));
 }
 
 /* ---- the clock: ticks and ns at sites_begin, for the rate */
