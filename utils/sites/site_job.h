@@ -58,6 +58,7 @@ typedef struct sites_job {
     int watched;             /* ranks that counted receives finding their message waiting */
     long long found_outside; /* such receives outside the program's calls */
     char off_reason[256];    /* why no sites were recorded (set by report_mpi.c) */
+    char unseen[512];        /* calls the sites did not see, in one line, or "" (site_report.c) */
     double elapsed_max;      /* the run's length, for shares of time */
 } sites_job_t;
 
