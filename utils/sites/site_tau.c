@@ -42,13 +42,13 @@ static long long us(long long ns) { return (ns + 500) / 1000; }
 
 static int write_rank(FILE *f, const report_job_t *job, const sites_job_t *j, int r)
 {
-    long long calls = 0, mpi_ns = 0, msgs_out = 0, bytes_out = 0, msgs_in = 0, bytes_in = 0;
+    long long calls = 0, mpi_us = 0, msgs_out = 0, bytes_out = 0, msgs_in = 0, bytes_in = 0;
     int ntimers = 1;
     for (int i = 0; i < j->nsites; i++) {
         const site_agg_t *s = &j->sites[i];
         if (!s->rank_calls || !s->rank_calls[r]) continue;
         calls += s->rank_calls[r];
-        mpi_ns += s->rank_ns[r];
+        mpi_us += us(s->rank_ns[r]); /* the timers' own: excl + children = incl exactly */
         ntimers += 2;
     }
     for (int i = 0; i < j->ncells; i++) {
@@ -57,14 +57,13 @@ static int write_rank(FILE *f, const report_job_t *job, const sites_job_t *j, in
         if (c->receiver == r) msgs_in += c->msgs, bytes_in += c->bytes;
     }
     long long run = job->elapsed ? (long long)(job->elapsed[r] * 1e6 + 0.5) : 0;
-    if (run < us(mpi_ns)) run = us(mpi_ns);
+    if (run < mpi_us) run = mpi_us;
     fprintf(f, "%d templated_functions_MULTI_TIME\n", ntimers);
     fputs("# Name Calls Subrs Excl Incl ProfileCalls #<metadata><attribute><name>Metric Name</name>"
           "<value>TIME</value></attribute><attribute><name>Written by</name><value>papi-mpit-report: "
           "call sites</value></attribute></metadata>\n",
           f);
-    fprintf(f, "\".TAU application\" 1 %lld %lld %lld 0 GROUP=\"TAU_DEFAULT\"\n", calls, run - us(mpi_ns),
-            run);
+    fprintf(f, "\".TAU application\" 1 %lld %lld %lld 0 GROUP=\"TAU_DEFAULT\"\n", calls, run - mpi_us, run);
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < j->nsites; i++) {
             const site_agg_t *s = &j->sites[i];
