@@ -17,6 +17,9 @@
 #   sees): where mpit:::BYTES_SENT is measured, "the sites saw 16 of the
 #   64 point-to-point bytes"; where it is not, no line;
 # - --no-sites: "call sites: none recorded (turned off (--no-sites))".
+# Each time report.json's call_sites.unseen is the console's line (null
+# without one), and report.html gives the same reason where none was
+# recorded.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
@@ -29,7 +32,7 @@ run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
 # recorded, with an exact count where the MPI keeps one) or some
 check() {
   python3 - "$@" <<'PY'
-import json, re, sys
+import json, os, re, sys
 name, err, rep, want = sys.argv[1:]
 text = open(err).read().splitlines()
 lines = [i for i, t in enumerate(text) if t.startswith("call sites:")]
@@ -59,6 +62,14 @@ else:
             bad = "line: " + t
         elif measured & set(exact):
             bad = "the MPI counted " + str(measured & set(exact)) + " but the line names none: " + t
+# report.json says the same (call_sites.unseen), report.html too
+js = r["call_sites"].get("unseen")
+if not bad and js != (text[lines[0]] if lines else None):
+    bad = f"report.json's call_sites.unseen is {js!r}, the console's line {text[lines[0]] if lines else None!r}"
+page = open(os.path.join(os.path.dirname(rep), "report.html")).read()
+if not bad and lines and want in ("hidden", "hidden-counted") and "No call site was recorded" + text[lines[0]][25:].replace("'", "&#39;") not in page \
+        and "No call site was recorded" + text[lines[0]][25:] not in page:
+    bad = "report.html does not give the console's reason"
 print(("ok: " if not bad else "FAIL: ") + f"{name}: " + (text[lines[0]] if lines and not bad else bad or "no line"))
 sys.exit(1 if bad else 0)
 PY

@@ -936,10 +936,15 @@ static void report_output(report_job_t *job)
                 return;
             }
         }
+        /* the sites as a TAU profile, for pprof, ParaProf, Hatchet (site_tau.c) */
+        if (swant[4] && sites_write_tau(dir, job)) {
+            int err = errno;
+            note("cannot write %s/tau: %s; the other files are complete", dir, strerror(err));
+        }
         if (!quiet())
             note("wrote report.html, report.txt, ranks.csv, report.json, chart.svg, overview.svg%s%s%s in %s",
                  swant[0] ? ", senders.csv, senders.svg" : "", swant[2] ? ", matrix.csv, matrix.svg" : "",
-                 swant[4] ? ", sites.csv, p2p.csv, collectives.csv" : "", dir);
+                 swant[4] ? ", sites.csv, p2p.csv, collectives.csv, tau/ (a TAU profile)" : "", dir);
     }
 }
 

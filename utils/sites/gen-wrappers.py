@@ -235,7 +235,7 @@ def fwrapper(row, idx):
     else:
         if "STATUS_OWN" in before:
             st = roles.get("status")
-            before = before.replace(f"STATUS_OWN($status);",
+            before = before.replace("STATUS_OWN($status);",
                                     f"MPI_Fint own_fst[SITES_F_STATUS] = {{0}}, *fst = sites_f_status(own_fst, {st}); "
                                     "MPI_Status own_st, *st = &own_st;")
             after = "sites_f_status_c(fst, st); " + after

@@ -74,6 +74,7 @@ typedef struct sites_job {
     char frames_why[256];    /* what of the program lines was off (Python's), "" for nothing */
     char **nolines;          /* modules holding sites but without line information */
     int nnolines;
+    char unseen[512];   /* calls the sites did not see, in one line, or "" (site_report.c) */
     double elapsed_max; /* the run's length, for shares of time */
 } sites_job_t;
 

@@ -506,6 +506,7 @@ int sites_json(json_t *obj, const sites_job_t *j)
         "by_call_and_root", colls);
     if (!doc) return -1;
     json_t *cs = json_object_get(doc, "call_sites");
+    json_object_set_new(cs, "unseen", j->unseen[0] ? json_string(j->unseen) : json_null());
     json_object_set_new(cs, "found_waiting_ranks", json_integer(j->watched));
     json_object_set_new(cs, "found_waiting_outside_calls",
                         j->watched ? json_integer(j->found_outside) : json_null());
@@ -559,11 +560,18 @@ int sites_write_html(FILE *out, const sites_job_t *j)
 {
     fputs("<h2 id=\"sites\">Call sites</h2>\n", out);
     if (!j->nsites) {
+        /* why, as the first screen says it (sites_unseen_line) */
+        static const char head[] = "call sites: none recorded";
+        const char *why = strncmp(j->unseen, head, sizeof head - 1) == 0 ? j->unseen + sizeof head - 1 : "";
         fputs("<p>No call site was recorded", out);
-        if (j->off_reason[0]) fputs(" (", out), hesc(out, j->off_reason), fputs(")", out);
+        if (j->off_reason[0])
+            fputs(" (", out), hesc(out, j->off_reason), fputs(")", out);
+        else
+            hesc(out, why);
         fputs(".</p>\n", out);
         return ferror(out) ? -1 : 0;
     }
+    if (j->unseen[0]) fputs("<p class=\"note\">", out), hesc(out, j->unseen), fputs(".</p>\n", out);
     fputs(
         "<p class=\"note\">Each MPI call of the program, by the line that made it (file:line where the "
         "program "

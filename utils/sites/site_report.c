@@ -53,7 +53,10 @@ void sites_attach(report_job_t *job)
 
 void sites_finish(report_job_t *job)
 {
-    if (job->extra.arg) sites_job_finish((sites_job_t *)job->extra.arg);
+    sites_job_t *j = (sites_job_t *)job->extra.arg;
+    if (!j) return;
+    sites_job_finish(j);
+    sites_unseen_line(j->unseen, sizeof j->unseen, job);
 }
 
 void sites_detach(report_job_t *job)
@@ -76,17 +79,32 @@ static const char *const witnesses[] = {
     "mpit:::BYTES_SENT",     "mpit:::MSGS_SENT",      "mpit:::COLL_BYTES_SENT", "mpit:::COLL_MSGS_SENT",
     "mpit:::RMA_BYTES_SENT", "mpit:::BYTES_RECEIVED", "mpit:::UNEXPECTED_MSGS", NULL};
 
+/* an integer event's total over the ranks that measured it, -1 when none
+ * did or it is not there (from the ranks' values: report_compute comes later) */
+static long long total(const report_job_t *job, const char *name)
+{
+    for (int i = 0; i < job->nevents; i++) {
+        const report_event_t *e = &job->events[i];
+        if (strcmp(e->name, name) != 0 || e->is_fp) continue;
+        long long t = -1;
+        for (int r = 0; r < job->nprocs; r++)
+            if (e->present[r]) t = (t < 0 ? 0 : t) + e->ival[r];
+        return t;
+    }
+    return -1;
+}
+
 /* point-to-point bytes the MPI counted (BYTES_SENT, else the matrix of
  * Open MPI's monitoring), -1 when it counts none; what counted them */
 static long long mpi_p2p_bytes(const report_job_t *job, const char **what)
 {
-    for (int i = 0; i < job->nevents; i++)
-        if (strcmp(job->events[i].name, "mpit:::BYTES_SENT") == 0 && job->events[i].nranks) {
-            *what = job->events[i].name;
-            return (long long)job->events[i].sum;
-        }
+    long long b = total(job, "mpit:::BYTES_SENT");
+    if (b >= 0) {
+        *what = "mpit:::BYTES_SENT";
+        return b;
+    }
     if (!job->matrix.nranks[REPORT_MATRIX_P2P]) return -1;
-    long long b = 0;
+    b = 0;
     for (int c = 0; c < job->matrix.ncells[REPORT_MATRIX_P2P]; c++)
         b += job->matrix.cells[REPORT_MATRIX_P2P][c].bytes;
     *what = "Open MPI's monitoring (--matrix)";
@@ -120,11 +138,7 @@ void sites_unseen_line(char *line, size_t len, const report_job_t *job)
     if (mpi <= 0) { /* another count of the MPI's, if any */
         mpi = -1;
         for (int w = 0; witnesses[w] && mpi <= 0; w++)
-            for (int i = 0; i < job->nevents; i++)
-                if (strcmp(job->events[i].name, witnesses[w]) == 0 && job->events[i].sum > 0) {
-                    mpi = (long long)job->events[i].sum;
-                    what = witnesses[w];
-                }
+            if ((mpi = total(job, witnesses[w])) > 0) what = witnesses[w];
     }
     if (mpi > 0)
         snprintf(
@@ -141,10 +155,9 @@ void sites_unseen_line(char *line, size_t len, const report_job_t *job)
 
 int sites_text_top(FILE *out, const report_job_t *job)
 {
-    char line[512];
-    sites_unseen_line(line, sizeof line, job);
-    if (line[0]) fprintf(out, "%s\n", line);
-    return of(job) ? sites_write_findings(out, of(job), 0) : 0;
+    if (!of(job)) return 0;
+    if (of(job)->unseen[0]) fprintf(out, "%s\n", of(job)->unseen);
+    return sites_write_findings(out, of(job), 0);
 }
 
 int sites_text_bottom(FILE *out, const report_job_t *job)

@@ -17,14 +17,16 @@ void sites_start(int rank, int nprocs);
  * where the MPI raises events for it (site_unexpected.c). */
 void sites_events_begin(void);
 /* Rank 0: before the records are read (their C, T, K, G lines go to the
- * job's extra.arg), after, and when the job is freed. */
+ * job's extra.arg), after (then also sites_unseen_line's line, kept for
+ * the text, report.json and report.html), and when the job is freed. */
 void sites_attach(report_job_t *job);
 void sites_finish(report_job_t *job);
 void sites_detach(report_job_t *job);
 /* 1 when some site was recorded (then the files below are written). */
 int sites_any(const report_job_t *job);
 /* The text report: findings before the table, the sites after it.  The
- * top starts with sites_unseen_line's line when there is one. */
+ * top starts with sites_unseen_line's line when there is one (the first
+ * screen). */
 int sites_text_top(FILE *out, const report_job_t *job);
 int sites_text_bottom(FILE *out, const report_job_t *job);
 /* Never a silent blank: one line when no site was recorded (why: turned
@@ -36,5 +38,7 @@ void sites_unseen_line(char *line, size_t len, const report_job_t *job);
 int sites_csv(FILE *out, const report_job_t *job);
 int sites_p2p_csv(FILE *out, const report_job_t *job);
 int sites_colls_csv(FILE *out, const report_job_t *job);
+/* DIR/tau/profile.RANK.0.0 for every rank (site_tau.c): 0, or -1 with errno */
+int sites_write_tau(const char *dir, const report_job_t *job);
 
 #endif
