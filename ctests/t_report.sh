@@ -165,14 +165,7 @@ fi
 [ $rc = 2 ] && ok "missing program refused" || fail "missing program: exit $rc"
 
 # ---- Fortran: mpif.h MPI_INIT, MPI_INIT_THREAD, and the mpi_f08 module
-case $MPICC in
-  *_abi) fc=no-fortran-for-the-standard-abi ;; # C only: the build has no Fortran
-  */distro/*-mpicc) fc=no-fortran-in-the-distribution-chroot ;; # scripts/chroot.sh installs no gfortran
-  mpicc.*) fc=mpifort.${MPICC#mpicc.} ;;
-  */mpicc) fc=${MPICC%/mpicc}/mpifort ;;
-  *) fc=mpifort ;;
-esac
-if command -v "$fc" >/dev/null 2>&1 && "$fc" "$here/report_app_f.f90" -o report_app_f >fc.log 2>&1; then
+if mpi_fortran && "$fc" "$here/report_app_f.f90" -o report_app_f >fc.log 2>&1; then
   for variant in "" thread; do
     run -np 2 ./report_app_f $variant >fbase.out 2>/dev/null
     run -np 2 "$wrap" -e perf::TASK-CLOCK ./report_app_f $variant >f.out 2>f.err
@@ -188,7 +181,7 @@ if command -v "$fc" >/dev/null 2>&1 && "$fc" "$here/report_app_f.f90" -o report_
     echo "note: $fc cannot build an mpi_f08 program: not tested"
   fi
 else
-  echo "note: this flavor has no working Fortran compiler ($fc): Fortran not tested"
+  echo "note: Fortran not tested: $fc_why"
 fi
 
 [ $fails -eq 0 ] && echo "PASS t_report ($FLAVOR)" || echo "$fails check(s) failed"

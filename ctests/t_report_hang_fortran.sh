@@ -14,15 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 . "$here/common/hang.sh"
 report_tool || exit 1
-case $MPICC in
-  *_abi) echo "SKIP $FLAVOR: the standard ABI has no Fortran binding"; exit 77 ;;
-  */distro/*-mpicc) echo "SKIP $FLAVOR: the distribution chroot has no Fortran compiler (scripts/chroot.sh installs no gfortran)"; exit 77 ;;
-  mpicc.*) fc=mpifort.${MPICC#mpicc.} ;;
-  */mpicc) fc=${MPICC%/mpicc}/mpifort ;;
-  *) fc=mpifort ;;
-esac
-command -v "$fc" >/dev/null 2>&1 || { echo "SKIP $FLAVOR has no Fortran compiler ($fc: the MPI was built without Fortran)"; exit 77; }
 test_workdir report-hang-fortran || exit 1
+mpi_fortran || { echo "SKIP $FLAVOR: $fc_why"; exit 77; }
 np=3
 for p in report_hang_f report_hang_f08; do
   "$fc" -g -O0 "$here/$p.f90" -o $p 2>>build.err || { fail "$fc cannot build $p.f90"; cat build.err; continue; }

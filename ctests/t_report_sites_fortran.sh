@@ -29,15 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 report_tool || exit 1
 test_workdir report-sites-fortran || exit 1
-# the Fortran compiler of the flavor, as t_report.sh finds it
-case $MPICC in
-  *_abi) echo "SKIP $FLAVOR: the standard ABI has no Fortran binding"; exit 77 ;;
-  */distro/*-mpicc) echo "SKIP $FLAVOR: the distribution chroot has no Fortran compiler (scripts/chroot.sh installs no gfortran)"; exit 77 ;;
-  mpicc.*) fc=mpifort.${MPICC#mpicc.} ;;
-  */mpicc) fc=${MPICC%/mpicc}/mpifort ;;
-  *) fc=mpifort ;;
-esac
-command -v "$fc" >/dev/null 2>&1 || { echo "SKIP $FLAVOR has no Fortran compiler ($fc: the MPI was built without Fortran)"; exit 77; }
+mpi_fortran || { echo "SKIP $FLAVOR: $fc_why"; exit 77; }
 for p in report_sites_f report_app_f report_app_f08 report_kinds_f; do
   "$fc" -g -O0 "$here/$p.f90" -o $p 2>>build.err || { echo "SKIP $fc cannot build $p.f90"; cat build.err; exit 77; }
 done

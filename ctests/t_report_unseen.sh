@@ -12,7 +12,9 @@
 #   no call reached the wrappers;
 # - Open MPI with --matrix (its monitoring on): the line names the MPI's
 #   count (the collectives' at least, on 4.1, which hides the
-#   point-to-point ones);
+#   point-to-point ones); where the component keeps the monitoring off
+#   (report.json's matrix null: Open MPI 6.0.0rc2's crashes in MPI_Init),
+#   the line of the default run;
 # - "some" (one more 16-byte message through MPI_Send, which the tool
 #   sees): where mpit:::BYTES_SENT is measured, "the sites saw 16 of the
 #   64 point-to-point bytes"; where it is not, no line;
@@ -39,6 +41,8 @@ lines = [i for i, t in enumerate(text) if t.startswith("call sites:")]
 head = next((i for i, t in enumerate(text) if re.match(r"papi-mpit-report: \d+ ranks", t)), len(text))
 r = json.load(open(rep))
 measured = {e["name"] for e in r["events"] if e.get("measured_ranks")}
+if want == "hidden-counted" and r.get("matrix") is None:
+    want = "hidden"  # --matrix could not switch the monitoring on here
 exact = {"mpit:::BYTES_SENT": 48, "mpit:::MSGS_SENT": 3, "mpit:::COLL_MSGS_SENT": 2}
 bad = ""
 if want == "none":

@@ -209,15 +209,18 @@ void report_not_provided_table(FILE *out, const report_job_t *job, const char *p
 static const struct remedy {
     const char *named_by[2]; /* the reason names it when it holds one of these */
     const char *gives;
-    const char *family; /* first where the running MPI is this one */
+    const char *or_second; /* said only when a listed reason holds named_by[1] */
+    const char *family;    /* first where the running MPI is this one */
 } remedies[] = {
     {{"--enable-spc", "Open MPI 6.0 or later"},
-     "Open MPI built with --enable-spc (or Open MPI 6.0)",
+     "Open MPI built with --enable-spc",
+     " (or Open MPI 6.0)",
      "Open MPI"},
     {{"MPICH built with", NULL},
      "MPICH built with --enable-mpit-events=yes --enable-mpit-pvars=recvq",
+     "",
      "MPICH"},
-    {{"monitoring on", NULL}, "Open MPI's monitoring (--matrix)", "Open MPI"},
+    {{"monitoring on", NULL}, "Open MPI's monitoring (--matrix)", "", "Open MPI"},
 };
 enum { NREMEDIES = sizeof remedies / sizeof remedies[0] };
 
@@ -257,7 +260,15 @@ void report_not_provided_brief(FILE *out, const report_job_t *job)
             if (!strstr(job->mpi_library, remedies[k].family) == !mine && list_named(NULL, job, &remedies[k]))
                 order[nlines++] = &remedies[k];
     for (int l = 0; l < nlines; l++) {
-        fprintf(out, "not measured, needs %s: ", order[l]->gives);
+        /* "or Open MPI 6.0" only where 6.0 would give one of them, and
+         * never to a user who runs 6.0 already */
+        const char *ompi = strstr(job->mpi_library, "Open MPI v");
+        int second = !ompi || atoi(ompi + strlen("Open MPI v")) < 6;
+        int named_second = 0;
+        for (int i = 0; i < job->nskips && order[l]->named_by[1]; i++)
+            named_second |= job->skips[i].is_default && strstr(job->skips[i].reason, order[l]->named_by[1]);
+        second &= named_second;
+        fprintf(out, "not measured, needs %s%s: ", order[l]->gives, second ? order[l]->or_second : "");
         list_named(out, job, order[l]);
         if (l == nlines - 1 && (!left || nlines == 3)) { /* the last line says the rest */
             if (left) {

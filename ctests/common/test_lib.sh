@@ -23,6 +23,24 @@ report_tool() {
   [ -x "$wrap" ] || { echo "FAIL: $wrap not built"; return 1; }
 }
 
+# mpi_fortran: the flavor's Fortran compiler wrapper in $fc, once it has built
+# a `use mpi` program in the current directory; else 1, with the reason in
+# $fc_why (the standard ABI has no Fortran binding, the chroots no gfortran,
+# the SPC and events rebuilds are configured without Fortran).
+mpi_fortran() {
+  case $MPICC in
+    *_abi) fc_why="the standard ABI has no Fortran binding"; return 1 ;;
+    */distro/*-mpicc) fc_why="the distribution chroot has no Fortran compiler (scripts/chroot.sh installs no gfortran)"; return 1 ;;
+    mpicc.*) fc=mpifort.${MPICC#mpicc.} ;;
+    */mpicc) fc=${MPICC%/mpicc}/mpifort ;;
+    *) fc=mpifort ;;
+  esac
+  command -v "$fc" >/dev/null 2>&1 || { fc_why="no $fc: the MPI was built without Fortran"; return 1; }
+  printf 'program probe\n  use mpi\nend program probe\n' >fc_probe.f90
+  "$fc" fc_probe.f90 -o fc_probe >fc_probe.log 2>&1 \
+    || { fc_why="$fc cannot build a 'use mpi' program (the MPI was built without Fortran modules)"; return 1; }
+}
+
 # client_on_exact_kinds NAME VAR SUBDIR FILE: the start of a test that compares
 # a client's numbers with an exact truth, which only the flavors with Open MPI
 # SPCs or MPI_T events have (the others skip): the installed PAPI
