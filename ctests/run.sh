@@ -30,7 +30,12 @@ wanted() { # wanted LIST ITEM: empty list means all
   return 1
 }
 
+# each result's seconds since the one before go to times.tsv (what CI's
+# time goes to: sort -k2 -n logs/times.tsv)
+last_record=$SECONDS
 record() { # record STATUS LABEL LOG
+  printf '%s\t%s\t%s\n' "$2" $((SECONDS - last_record)) "$1" >>"$logdir/times.tsv"
+  last_record=$SECONDS
   case $1 in
     0)  passed=$((passed + 1)); echo "PASS $2" ;;
     77) skipped=$((skipped + 1)); echo "SKIP $2: $(grep -h '^SKIP' "$3" | head -1 | cut -c6-)" ;;
