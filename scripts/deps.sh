@@ -26,7 +26,7 @@ PACKAGES=(
   libhwloc-dev libevent-dev libpmix-dev
   libfabric-dev libpsm-infinipath1-dev libpsm2-dev librdmacm-dev libibverbs-dev
   netpipe-openmpi librsvg2-bin iproute2 groff-base clang-format python3-mpi4py
-  libdw-dev libjansson-dev hpcc
+  libdw-dev libjansson-dev hpcc cp2k quantum-espresso
   flex bison perl debootstrap
   chromium
   munge slurmctld slurmd slurm-client
