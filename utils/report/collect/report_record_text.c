@@ -10,7 +10,7 @@
  *   N reason                               why there is no sender matrix
  *   X|Y|W                                  the communication matrix (report_peers.h)
  *   Z name t:v,...                         a queue length over time (report_queues.c)
- *   C, T, K, G                             the call sites (utils/sites/site_record.c)
+ *   C, T, K, G                             the call sites (utils/report/sites/site_record.c)
  * No MPI.
  */
 #include <stdio.h>
