@@ -16,6 +16,10 @@
 
 #include "report.h"
 
+/* the interposer's own: out of the program's symbol lookup (it is
+ * preloaded into the program, whose names come first) */
+#pragma GCC visibility push(hidden)
+
 #define PFX      "papi-mpit-report: "
 #define MAX_SETS 16
 
@@ -99,5 +103,7 @@ void rank_read_command(char *buf, size_t len);
 void rank_snap_start(void);
 void rank_snap_remove(void);
 void rank_write_state(int reason, int signo, void *arg);
+
+#pragma GCC visibility pop
 
 #endif

@@ -6,6 +6,10 @@
 #ifndef PAPI_MPIT_REPORT_RUN_H
 #define PAPI_MPIT_REPORT_RUN_H
 
+/* the interposer's own: out of the program's symbol lookup (it is
+ * preloaded into the program, whose names come first) */
+#pragma GCC visibility push(hidden)
+
 /* before the MPI's init; level: the thread level the program asks for.
  * Returns 1 for the outermost call, which passes it to report_init_end. */
 int report_init_begin(int level);
@@ -13,5 +17,7 @@ int report_init_begin(int level);
 void report_init_end(int outer);
 /* at MPI_Finalize, before the MPI's own */
 void report_finalize_begin(void);
+
+#pragma GCC visibility pop
 
 #endif
