@@ -1,9 +1,9 @@
-/* What the collection's record sequences (utils/report_records.c) cost in
+/* What the collection's record sequences (utils/report/collect/report_records.c) cost in
  * CPU, for the model in doc/performance.md: N records like a rank's under
  * the default events of Open MPI 4.1.4 (5 values, 12 skipped events with
  * their reasons), each written against the one before, then joined as a
  * parent joins a child's sequence (every record decoded once) and read back.
- *   cc -O2 -Iutils bench/records_cost.c utils/report_records.c -o records_cost
+ *   cc -O2 -Iutils/report/collect bench/records_cost.c utils/report/collect/report_records.c -o records_cost
  *   ./records_cost [N]      (default 65536)
  * Prints bytes per record and ns per record for each step. */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How papi-mpit-report's collection (utils/report_collect.c) grows with the
+# How papi-mpit-report's collection (utils/report/collect/report_collect.c) grows with the
 # number of ranks: a trivial MPI program (MPI_Init, MPI_Finalize) under the
 # tool with its default events, at 4 to 128 ranks on this machine
 # (oversubscribed: more ranks than cores), and report.json's

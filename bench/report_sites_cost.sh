@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the call sites (utils/sites/: every communication call wrapped,
+# What the call sites (utils/report/sites/: every communication call wrapped,
 # timed and charged to its site, the program's matrix) cost a program.
 # Three modes, alternating within each round, medians over rounds:
 #   none      the program alone
@@ -97,9 +97,9 @@ done
 # the tables' sizes, from the interposer's own header
 printf '%s\n' '#include "site_table.h"' '#include <stdio.h>' \
   'int main(void) { printf("%zu %zu\n", sizeof(sites_site_t), sizeof(sites_coll_cell_t)); return 0; }' >sizes.c
-read -r site coll < <($MPICC -I"$top/utils/sites" -I"$top/utils" sizes.c -o sizes && ./sizes)
-max=$(sed -n 's/^#define SITES_MAX *\([0-9]*\).*/\1/p' "$top/utils/sites/site_table.h")
-tracks=$(sed -n 's/^#define TRACK_MAX *\([0-9]*\).*/\1/p' "$top/utils/sites/site_table.c")
-colls=$(sed -n 's/^#define COLL_MAX *\([0-9]*\).*/\1/p' "$top/utils/sites/site_table.c")
+read -r site coll < <($MPICC -I"$top/utils/report/sites" -I"$top/utils/report/render" -I"$top/utils/report/common" sizes.c -o sizes && ./sizes)
+max=$(sed -n 's/^#define SITES_MAX *\([0-9]*\).*/\1/p' "$top/utils/report/sites/site_table.h")
+tracks=$(sed -n 's/^#define TRACK_MAX *\([0-9]*\).*/\1/p' "$top/utils/report/sites/site_table.c")
+colls=$(sed -n 's/^#define COLL_MAX *\([0-9]*\).*/\1/p' "$top/utils/report/sites/site_table.c")
 echo "tables per rank: $max sites x $site B + $tracks tracked requests x 56 B + $colls collective cells x $coll B + 16 B per rank of the job"
 echo "  = $(( (max * site + tracks * 56 + colls * coll) / 1024 )) KiB + 16 B x ranks (allocated once; touched as used)"

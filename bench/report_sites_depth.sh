@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the site capture costs per call (utils/sites/site_frames.c: the
+# What the site capture costs per call (utils/report/sites/site_frames.c: the
 # program's line behind a library), measured by bench/sites_depth_cost.c:
 # MPI_Send to MPI_PROC_NULL, one rank, from the program's own code (k=0)
 # and from inside a library k = 1, 2, 4, 8 frames deep

@@ -1,4 +1,4 @@
-/* What the site capture costs per call (utils/sites/site_frames.c), from
+/* What the site capture costs per call (utils/report/sites/site_frames.c), from
  * the program's own code and from inside a library k frames deep
  * (bench/sites_depth_lib.c): MPI_Send to MPI_PROC_NULL, one rank, the best
  * and the median of many short trials.  bench/report_sites_depth.sh runs it

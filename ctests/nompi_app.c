@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../utils/tests/expect.h" /* EXPECT: the plain assertion of the tests without MPI */
+#include "../utils/report/tests/expect.h" /* EXPECT: the plain assertion of the tests without MPI */
 
 int main(int argc, char **argv)
 {

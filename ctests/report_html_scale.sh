@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report.html from 2 to 1024 ranks and 1 to 60 events, without MPI
-# (run by ctests/run.sh as unit/report-html): utils/tests/test_html.c renders
+# (run by ctests/run.sh as unit/report-html): utils/report/tests/test_html.c renders
 # jobs of 2, 4, 256 and 1024 ranks (each as report.json and report.html from
 # the same data) and checks the page's text; headless Chromium then opens
 # each page (ctests/report_html_check.py): no script error, a heatmap cell
@@ -12,8 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 utils=$here/../utils
 work=${1:-.}
 mkdir -p "$work" && cd "$work" || exit 1
-cc -Wall -Wextra -Werror -I"$utils" "$utils/tests/test_html.c" "$utils/report_html.c" "$utils/report_overview.c" \
-  "$utils/report_output.c" "$utils/report_units.c" "$utils/report_matrix.c" "$utils/report_kit.c" "$utils/report_queues.c" $(pkg-config --cflags --libs jansson) \
+cc -Wall -Wextra -Werror -I"$utils/report/render" "$utils/report/tests/test_html.c" "$utils/report/render/report_html.c" "$utils/report/render/report_overview.c" \
+  "$utils/report/render/report_output.c" "$utils/report/render/report_units.c" "$utils/report/render/report_matrix.c" "$utils/report/render/report_kit.c" "$utils/report/render/report_queues.c" $(pkg-config --cflags --libs jansson) \
   -lm -o test_html && rm -rf html && ./test_html html || exit 1
 command -v chromium >/dev/null || { echo "SKIP chromium is not installed (scripts/deps.sh installs it)"; exit 77; }
 rc=0

@@ -60,26 +60,26 @@ run_unit names bash -c "cc -Wall -Wextra -Werror -I'$SRC/components/mpit' '$SRC/
 run_unit engine make -s -C "$SRC/components/mpit/tests" -f Makefile.engine check BUILDDIR="$unitdir"
 # the report tool's renderings without MPI (table, CSV, JSON, SVG, sender matrix, communication matrix)
 for t in output senders matrix; do
-  run_unit report-$t bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_$t.c' \
-    '$SRC/utils/report_output.c' '$SRC/utils/report_units.c' '$SRC/utils/report_matrix.c' '$SRC/utils/report_kit.c' $jansson -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
+  run_unit report-$t bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_$t.c' \
+    '$SRC/utils/report/render/report_output.c' '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
 done
 # numbers for people (KiB, ms) and the recorded command's quoting
-run_unit report-units bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_units.c' \
-  '$SRC/utils/report_units.c' '$SRC/utils/report_output.c' '$SRC/utils/report_matrix.c' '$SRC/utils/report_kit.c' $jansson -lm -o '$unitdir/test_report_units' && '$unitdir/test_report_units'"
+run_unit report-units bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_units.c' \
+  '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_output.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_units' && '$unitdir/test_report_units'"
 # one parser for every boolean variable of the report tool
-run_unit report-env bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_env.c' \
-  '$SRC/utils/report_env.c' -o '$unitdir/test_report_env' && '$unitdir/test_report_env'"
+run_unit report-env bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_env.c' \
+  '$SRC/utils/report/common/report_env.c' -o '$unitdir/test_report_env' && '$unitdir/test_report_env'"
 # the report's temporary files: created exclusively, no symbolic link followed
-run_unit report-files bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_files.c' \
-  '$SRC/utils/report_output.c' '$SRC/utils/report_units.c' '$SRC/utils/report_matrix.c' '$SRC/utils/report_kit.c' $jansson -lm -o '$unitdir/test_report_files' && '$unitdir/test_report_files'"
+run_unit report-files bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_files.c' \
+  '$SRC/utils/report/render/report_output.c' '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_files' && '$unitdir/test_report_files'"
 # the record sequences of the collection (written against the record before)
-run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils' '$SRC/utils/tests/test_records.c' \
-  '$SRC/utils/report_records.c' -o '$unitdir/test_report_records' && '$unitdir/test_report_records'"
+run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_records.c' \
+  '$SRC/utils/report/collect/report_records.c' -o '$unitdir/test_report_records' && '$unitdir/test_report_records'"
 # report.html from 2 to 1024 ranks, checked in headless Chromium
 run_unit report-html bash "$SRC/ctests/report_html_scale.sh" "$unitdir/report-html"
-# the report tool's options: README's table is utils/report-options.tsv's and
+# the report tool's options: README's table is utils/report/report-options.tsv's and
 # that file names every PAPI_MPIT_REPORT_* variable utils/ reads
-run_unit report-options sh "$SRC/utils/gen-report-options.sh" check "$SRC"
+run_unit report-options sh "$SRC/utils/report/gen-report-options.sh" check "$SRC"
 # the man page made from it renders without a groff warning
 run_unit report-man bash -c "command -v groff >/dev/null || { echo 'SKIP groff is not installed (scripts/deps.sh installs groff-base)'; exit 77; }
   out=\$(groff -man -Tutf8 -ww -z '$BUILD/doc/papi-mpit-report.1' 2>&1) &&

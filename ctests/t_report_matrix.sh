@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # papi-mpit-report's communication matrix (sender x receiver messages and
 # bytes per kind, from Open MPI's monitoring through papi_mpit_peers_*).
-# - The renderings alone (utils/tests/test_matrix.c): matrix.svg renders at 4
+# - The renderings alone (utils/report/tests/test_matrix.c): matrix.svg renders at 4
 #   ranks and in blocks at 300.
 # - report_matrix_app (a known pattern: common/peers.h point-to-point, one
 #   barrier, one 400-byte broadcast from rank 0) under the tool with
@@ -41,8 +41,8 @@ test_workdir report-matrix || exit 1
 renders() { rsvg-convert "$1" -o "$1.png" 2>"$1.err" && [ -s "$1.png" ]; }
 
 # ---- the renderings alone
-if cc -Wall -Wextra -Werror -I"$here/../utils" "$here/../utils/tests/test_matrix.c" "$here/../utils/report_output.c" "$here/../utils/report_units.c" \
-    "$here/../utils/report_matrix.c" "$here/../utils/report_kit.c" $(pkg-config --cflags --libs jansson) -lm -o test_matrix && ./test_matrix unit; then
+if cc -Wall -Wextra -Werror -I"$here/../utils/report/render" "$here/../utils/report/tests/test_matrix.c" "$here/../utils/report/render/report_output.c" "$here/../utils/report/render/report_units.c" \
+    "$here/../utils/report/render/report_matrix.c" "$here/../utils/report/render/report_kit.c" $(pkg-config --cflags --libs jansson) -lm -o test_matrix && ./test_matrix unit; then
   ok "unit: CSV, JSON, table lines, note, blocks beyond 128 ranks"
   for f in matrix4 matrix300; do
     renders unit/$f.svg && ok "unit: $f.svg renders" || { fail "unit: $f.svg does not render"; cat unit/$f.svg.err; }

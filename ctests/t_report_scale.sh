@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # papi-mpit-report at 128 ranks (oversubscribed on this machine): the
-# collection tree (utils/report_collect.c) brings every rank's record to
+# collection tree (utils/report/collect/report_collect.c) brings every rank's record to
 # rank 0.
 # - A trivial program (MPI_Init, MPI_Finalize): report.json has 128 ranks,
 #   every event measured on all of them and consistent with ranks.csv and

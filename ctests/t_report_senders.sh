@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # papi-mpit-report's receiver x sender matrix of unexpected messages.
-# - The renderings without MPI (utils/tests/test_senders.c): top senders,
+# - The renderings without MPI (utils/report/tests/test_senders.c): top senders,
 #   CSV, JSON, the note when there is no source, rank labels that never
 #   overlap from 2 to 256 ranks; the 4- and 256-rank heatmaps render.
 # - The early ring (report_pairs -r -c, 4 ranks): rank r sends r+1 messages
@@ -28,7 +28,7 @@ test_workdir report-senders || exit 1
 renders() { rsvg-convert "$1" -o "$1.png" 2>"$1.err" && [ -s "$1.png" ]; }
 
 # ---- the renderings alone
-if cc -Wall -Wextra -Werror -I"$here/../utils" "$here/../utils/tests/test_senders.c" "$here/../utils/report_output.c" "$here/../utils/report_units.c" "$here/../utils/report_matrix.c" "$here/../utils/report_kit.c" \
+if cc -Wall -Wextra -Werror -I"$here/../utils/report/render" "$here/../utils/report/tests/test_senders.c" "$here/../utils/report/render/report_output.c" "$here/../utils/report/render/report_units.c" "$here/../utils/report/render/report_matrix.c" "$here/../utils/report/render/report_kit.c" \
     $(pkg-config --cflags --libs jansson) -lm -o test_senders && ./test_senders unit; then
   ok "unit: top senders, CSV, JSON, note, labels from 2 to 256 ranks"
   python3 -m json.tool unit/senders4.json >/dev/null && ok "unit: the JSON parses" || fail "unit: senders4.json"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The call sites as a TAU profile (DIR/tau/profile.RANK.0.0, utils/sites/site_tau.c),
+# The call sites as a TAU profile (DIR/tau/profile.RANK.0.0, utils/report/sites/site_tau.c),
 # read back as TAU's readers read it (pprof, ParaProf; Hatchet's TAU reader's
 # regular expressions for the header, the root and the callpath lines), from
 # a real 4-rank run of demo/traffic.c: per rank exactly report.json's

@@ -7,10 +7,10 @@
  * starts its non-continuous handles: counting starts at MPI_Init, and no
  * later PAPI_read binds or resolves anything.
  *
- * The waiting sets live in fixed cells of static memory: remembering
- * happens at PAPI_start, forgetting at catch-up or cleanup, from any thread,
- * with no lock.  Only the owner's sets are caught up here: another thread
- * may be reading its own set at this moment.
+ * The waiting sets live in fixed cells (mpit_waiting.c): mpit_control.c
+ * puts them in at PAPI_start and takes them out at cleanup; only the
+ * owner's sets are caught up here: another thread may be reading its own
+ * set at this moment.
  *
  * papi_mpit_after_session_init is the same step for a program that runs
  * MPI through MPI_Session_init alone.  No PMPI_ call says a session runs
@@ -21,60 +21,24 @@
  */
 #include "mpit_after_init.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
-#include <stdint.h>
 
 #include "mpit_catalog.h"
+#include "mpit_control.h"
 #include "mpit_guard.h"
 #include "mpit_loader.h"
 #include "papi.h"
 #include "papi_mpit.h"
-
-#define WAITING_CELLS 64
-
-typedef struct waiting_cell {
-    _Atomic(mpit_control_t *) set;
-    atomic_uintptr_t owner; /* pthread_self() of the thread that started it; 0: free */
-} waiting_cell_t;
-
-static waiting_cell_t cells[WAITING_CELLS];
-
-static uintptr_t self_id(void) { return (uintptr_t)pthread_self(); }
-
-void mpit_after_init_remember(mpit_control_t *cs)
-{
-    if (cs->waiting_cell) return;
-    for (int i = 0; i < WAITING_CELLS; i++) {
-        uintptr_t free_cell = 0;
-        if (!atomic_compare_exchange_strong(&cells[i].owner, &free_cell, self_id())) continue;
-        atomic_store(&cells[i].set, cs);
-        cs->waiting_cell = i + 1;
-        return;
-    }
-}
-
-void mpit_after_init_forget(mpit_control_t *cs)
-{
-    int i = cs->waiting_cell - 1;
-    if (i < 0) return;
-    cs->waiting_cell = 0;
-    mpit_control_t *mine = cs;
-    /* the hook may have taken it first */
-    if (atomic_compare_exchange_strong(&cells[i].set, &mine, NULL)) atomic_store(&cells[i].owner, 0);
-}
+#include "mpit_waiting.h"
 
 /* The sets this thread started before MPI ran bind what came with it. */
 static void catch_up_mine(void)
 {
-    uintptr_t me = self_id();
     int settled = 0;
-    for (int i = 0; i < WAITING_CELLS; i++) {
-        if (atomic_load(&cells[i].owner) != me) continue;
-        mpit_control_t *cs = atomic_exchange(&cells[i].set, NULL);
-        if (!cs) continue;
+    mpit_control_t *cs;
+    for (int i = 0; (cs = mpit_waiting_take_mine(&i)) != NULL; i++) {
         cs->waiting_cell = 0;
-        atomic_store(&cells[i].owner, 0);
+        mpit_waiting_release(i);
         if (!settled) settled = mpit_catalog_settle();
         mpit_control_catch_up(cs);
     }

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpit_after_init.h"
 #include "mpit_catalog.h"
 #include "mpit_events.h"
 #include "mpit_guard.h"
@@ -14,6 +13,7 @@
 #include "mpit_metrics.h"
 #include "mpit_read.h"
 #include "mpit_semantics.h"
+#include "mpit_waiting.h"
 #include "mpit_warn.h"
 #include "mpit_watermarks.h"
 #include "papi.h"
@@ -364,7 +364,9 @@ int mpit_control_start(mpit_control_t *cs, char *why, int why_len)
     SUBDBG("mpit: set of %d events started%s\n", cs->num, cs->bound_before_mpi ? " before MPI_Init" : "");
     mpit_read_plan(cs);
     cs->running = 1;
-    if (cs->bound_before_mpi) mpit_after_init_remember(cs);
+    /* it waits for papi_mpit_after_init; when every cell is taken it catches
+     * up at its first call after MPI_Init instead */
+    if (cs->bound_before_mpi && !cs->waiting_cell) cs->waiting_cell = mpit_waiting_add(cs);
     return PAPI_OK;
 }
 
@@ -398,6 +400,14 @@ static int rebind_stale(mpit_control_t *cs, int i, char *why, int why_len)
     return PAPI_OK;
 }
 
+/* The set caught up, or is cleaned up: no longer waiting (any thread). */
+static void forget_waiting(mpit_control_t *cs)
+{
+    int cell = cs->waiting_cell;
+    cs->waiting_cell = 0;
+    mpit_waiting_drop(cell, cs);
+}
+
 /* Slow path, once: the set was started before MPI_Init and MPI now runs.
  * What was bound keeps counting from PAPI_start; variables and events that
  * came with MPI_Init count from their appearance. */
@@ -407,7 +417,7 @@ static void catch_up_after_init(mpit_control_t *cs)
     uint64_t now = 0;
     if (!mpit_mpi_live(mpit_backend()->mpi_state())) return;
     cs->bound_before_mpi = 0; /* once */
-    mpit_after_init_forget(cs);
+    forget_waiting(cs);
     mpit_catalog_settle();
     if (!cs->session && mpit_backend()->session_create(&cs->session) != MPIT_OK)
         cs->session = NULL; /* the variables below then say why they read 0 */
@@ -505,7 +515,7 @@ int mpit_control_reset(mpit_control_t *cs)
 void mpit_control_cleanup(mpit_control_t *cs)
 {
     say_read_failed(cs);
-    mpit_after_init_forget(cs);
+    forget_waiting(cs);
     unbind(cs); /* the backend frees no MPI_T state once MPI is finalized */
     cs->num = 0;
 }

@@ -64,7 +64,7 @@ typedef struct mpit_control {
      * PAPI_stop reads first, and a set whose read fails cannot be stopped) */
     int read_failed;
     int fresh; /* the last call was a complete read: a reset can take its values */
-    /* 1 + its cell while it waits for papi_mpit_after_init (mpit_after_init.c), else 0 */
+    /* 1 + its cell while it waits for papi_mpit_after_init (mpit_waiting.c), else 0 */
     int waiting_cell;
 } mpit_control_t;
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Makes the documentation and option parsing of papi-mpit-report from
-# utils/report-options.tsv (the format is described at its top).
+# utils/report/report-options.tsv (the format is described at its top).
 #
 #   gen-report-options.sh script TEMPLATE   the script, to stdout: fills the
 #       lines @USAGE_OPTIONS@, @USAGE_VARIABLES@, "# @OPTION_CASES@" and
@@ -192,12 +192,13 @@ check() {
   fill readme "$src/README.md" > "$tmp"
   if ! cmp -s "$tmp" "$src/README.md"; then
     diff -u "$src/README.md" "$tmp" || :
-    echo "README.md's table of options differs from utils/report-options.tsv; fix with:"
-    echo "  (cd $src && sh utils/gen-report-options.sh readme README.md)"
+    echo "README.md's table of options differs from utils/report/report-options.tsv; fix with:"
+    echo "  (cd $src && sh utils/report/gen-report-options.sh readme README.md)"
     status=1
   fi
   # used: "NAME" literals in the C sources, $NAME or ${NAME in the script
-  used=$(cd "$src/utils" && { grep -ho '"PAPI_MPIT_REPORT_[A-Z_]*"' ./*.[ch] ./sites/*.[ch] | tr -d '"'
+  used=$(cd "$src/utils/report" && { grep -ho '"PAPI_MPIT_REPORT_[A-Z_]*"' ./interpose/*.[ch] ./hang/*.[ch] ./collect/*.[ch] \
+            ./sites/*.[ch] ./render/*.[ch] ./common/*.[ch] | tr -d '"'
           grep -o '\${\{0,1\}PAPI_MPIT_REPORT_[A-Z_]*' papi-mpit-report.in | tr -d '${'; } | sort -u)
   declared=$(awk -F '\t' '!/^#/ && $1 != "" && $4 != "-" { print $4 }' "$data" | sort -u)
   for v in $used; do

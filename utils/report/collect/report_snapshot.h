@@ -4,7 +4,7 @@
  * before they kill), on SIGUSR1 (on demand, the job goes on), every period
  * (PAPI_MPIT_REPORT_SNAPSHOT_MS) and when the watchdog sees no wrapped MPI
  * call return for PAPI_MPIT_REPORT_WATCHDOG_MS while one is in progress.
- * The state itself is written by report_mpi.c's helper thread.
+ * The state itself is written by the helper thread (report_rank_state.c).
  */
 #ifndef PAPI_MPIT_REPORT_SNAPSHOT_H
 #define PAPI_MPIT_REPORT_SNAPSHOT_H

@@ -1,6 +1,6 @@
 /*
  * papi-mpit-report: a rank's record read back into the job (see
- * report_record_text.h; the lines are written by report_mpi.c's serialize):
+ * report_record_text.h; the lines are written by rank_serialize, report_rank_record.c):
  *   H host elapsed                         the rank's host and its seconds from MPI_Init
  *   E name units i|f value                 a measured event
  *   P name                                 the event before is a sampled maximum
@@ -10,7 +10,7 @@
  *   N reason                               why there is no sender matrix
  *   X|Y|W                                  the communication matrix (report_peers.h)
  *   Z name t:v,...                         a queue length over time (report_queues.c)
- *   C, T, K, G                             the call sites (utils/sites/site_record.c)
+ *   C, T, K, G                             the call sites (utils/report/sites/site_record.c)
  * No MPI.
  */
 #include <stdio.h>

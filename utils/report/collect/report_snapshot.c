@@ -4,7 +4,7 @@
  * A signal handler may do only async-signal-safe work, and the rank's
  * state needs allocation, PAPI reads and file output: so the handler writes
  * one byte (the signal) into a pipe, which the tool's helper thread
- * (report_mpi.c, the owner of the PAPI event sets) polls; for SIGTERM and
+ * (report_helper.c, the owner of the PAPI event sets) polls; for SIGTERM and
  * SIGINT it then waits, a bounded time (SNAP_WAIT_MS), for the helper's
  * byte on a second pipe saying the state is written, and passes the signal
  * on: to the program's own handler, or, with the default disposition,

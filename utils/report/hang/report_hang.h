@@ -6,7 +6,7 @@
  * tag or source while messages from that peer were sent and not received
  * (a tag mismatch).  No MPI: read by papi-mpit-merge.
  *
- * A snapshot's own lines (report_mpi.c's write_state):
+ * A snapshot's own lines (collect/report_rank_state.c):
  *   R rank nprocs why signal unix_time seq elapsed pid   the state: why
  *       (signal, on-demand, periodic, watchdog), when, how many this rank
  *       wrote, seconds from MPI_Init, the process

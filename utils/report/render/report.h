@@ -78,7 +78,7 @@ typedef struct report_matrix {
     char note[REPORT_REASON_LEN];                     /* why there is no matrix at all */
 } report_matrix_t;
 
-/* Sections another part of the tool adds (the call sites, utils/sites/):
+/* Sections another part of the tool adds (the call sites, utils/report/sites/):
  * the renderings call those that are set, with arg. */
 typedef struct report_extra {
     const void *arg;

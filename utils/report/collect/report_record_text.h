@@ -1,8 +1,8 @@
 /*
  * papi-mpit-report: a rank's record as text lines, read back into the job
- * (report_record_text.c).  The interposer writes records (report_mpi.c's
+ * (report_record_text.c).  The interposer writes records (report_rank_record.c's
  * serialize: H, E, P, Q, S, U, M, N, X, Y, W, Z, and the call sites' C, T,
- * K, G from utils/sites/site_record.c); rank 0 reads the collected ones at
+ * K, G from utils/report/sites/site_record.c); rank 0 reads the collected ones at
  * MPI_Finalize, papi-mpit-merge reads the per-rank snapshot files of a run
  * that ended early.  No MPI.
  */

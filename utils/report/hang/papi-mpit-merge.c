@@ -1,7 +1,7 @@
 /*
  * papi-mpit-merge DIR: the report of a run that ended before MPI_Finalize,
  * from the snapshots its ranks left in DIR (DIR/snapshot.RANK.txt, written
- * by the interposer: report_mpi.c's write_state): report.txt (also on
+ * by the interposer: collect/report_rank_state.c): report.txt (also on
  * stdout), report.json and report.html in DIR, opening with why the run did
  * not end (report_hang.c), which ranks left no state and when each state
  * was taken.  Run by `papi-mpit-report --merge DIR`.  No MPI: it reads text.
