@@ -254,8 +254,10 @@ void sites_leave(sites_call_t *c)
     if (s) {
         ADD(&s->calls, 1);
         ADD(&s->ns, dt);
+#if !defined(SITES_NO_CALL_EXTREMES) /* bench/report_sites_extremes.sh builds without them, to measure them */
         raise_to(&s->ns_max, dt);
         lower_to(&s->ns_min1, dt + 1);
+#endif
     }
     sites_depth = 0;
 }
