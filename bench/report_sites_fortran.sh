@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What a call costs through papi-mpit-report's Fortran entry points
-# (utils/sites/site_fortran.c), measured by bench/sites_fortran_cost.f90:
+# (utils/report/sites/site_fortran.c), measured by bench/sites_fortran_cost.f90:
 # MPI_SEND to MPI_PROC_NULL, one rank, from `use mpi` and `use mpi_f08`,
 # beside the same call from C (bench/sites_depth_cost.c, k=0).  Modes
 # alternate within each round, the best of each over rounds:

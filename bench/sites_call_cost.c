@@ -4,7 +4,9 @@
  * MPI_Recv + MPI_Wait to self: three wrapped calls, one tracked completion.
  * bench/report_sites_cost.sh runs it with no tool, the tool with
  * --no-sites, and the tool.
- *   sites_call_cost [iterations] [trials]    (default 20000, 200)
+ *   sites_call_cost [iterations] [trials] [multiple]    (default 20000, 200)
+ * ("multiple": MPI_Init_thread with MPI_THREAD_MULTIPLE, where the wrappers
+ * count with atomics and keep the longest and shortest call with CAS loops)
  * prints "ns_per_iteration=BEST median=MEDIAN".
  */
 #include <mpi.h>
@@ -20,7 +22,11 @@ static int by_value(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int provided;
+    if (argc > 3 && argv[3][0] == 'm')
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
     int n = argc > 1 ? atoi(argv[1]) : 20000, trials = argc > 2 ? atoi(argv[2]) : 200;
     double *t = malloc(sizeof *t * (size_t)trials), out = 1, in;
     if (!t) MPI_Abort(MPI_COMM_WORLD, 1);

@@ -1,5 +1,5 @@
 ! What a call costs through papi-mpit-report's Fortran entry points
-! (utils/sites/site_fortran.c): MPI_SEND of one integer to MPI_PROC_NULL,
+! (utils/report/sites/site_fortran.c): MPI_SEND of one integer to MPI_PROC_NULL,
 ! one rank, from `use mpi` and from `use mpi_f08`, the best and the median
 ! of many short trials.  bench/report_sites_fortran.sh runs it without the
 ! tool and with it.

@@ -4,12 +4,16 @@
 ! t_report.sh: one report, the same stdout as without the tool.
 ! t_report_sites_fortran.sh: the calls of report_sites_f.f90 (which says
 ! what they are) at the lines marked site:NAME, then an MPI_REDUCE
-! (site:reduce).
+! (site:reduce); after the barrier, a communicator split
+! (site:csplit) and duplicated (site:cdup), a datatype made (site:tcontig),
+! committed (site:tcommit) and freed (site:tfree), and both communicators
+! freed (site:cfree, site:cfree2).
 program report_app_f
   implicit none
   include 'mpif.h'
   integer :: ierr, rank, nprocs, val, total, provided
   integer :: i, j, buf(4), st(MPI_STATUS_SIZE), reqs(2), p(2), q(2), vals(5), tot(5), g(3)
+  integer :: comms(2), dt
   integer, allocatable :: gall(:)
   double precision :: d(5, 2)
   character(len=16) :: arg
@@ -57,6 +61,13 @@ program report_app_f
     call MPI_GATHER(g(1), 3, MPI_INTEGER, gall, 3, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr) ! site:gather
   end if
   call MPI_BARRIER(MPI_COMM_WORLD, ierr) ! site:barrier
+  call MPI_COMM_SPLIT(MPI_COMM_WORLD, 0, rank, comms(1), ierr) ! site:csplit
+  call MPI_COMM_DUP(comms(1), comms(2), ierr) ! site:cdup
+  call MPI_TYPE_CONTIGUOUS(2, MPI_INTEGER, dt, ierr) ! site:tcontig
+  call MPI_TYPE_COMMIT(dt, ierr) ! site:tcommit
+  call MPI_TYPE_FREE(dt, ierr) ! site:tfree
+  call MPI_COMM_FREE(comms(2), ierr) ! site:cfree
+  call MPI_COMM_FREE(comms(1), ierr) ! site:cfree2
   val = rank + 1
   call MPI_REDUCE(val, total, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr) ! site:reduce
   if (rank == 0) print '(a,i0,a,i0)', 'report_app_f: ', nprocs, ' ranks, sum ', total

@@ -2,7 +2,10 @@
 ! using the mpi_f08 module.  Rank 0 prints one line.
 ! t_report.sh: one report.  t_report_sites_fortran.sh: the calls of
 ! report_sites_f.f90 (which says what they are) at the lines marked
-! site:NAME, then an MPI_Reduce (site:reduce).
+! site:NAME, then an MPI_Reduce (site:reduce); after the barrier, a
+! communicator split (site:csplit) and duplicated (site:cdup), a datatype
+! made (site:tcontig), committed (site:tcommit) and freed (site:tfree), and
+! both communicators freed (site:cfree, site:cfree2).
 program report_app_f08
   use mpi_f08
   implicit none
@@ -12,6 +15,8 @@ program report_app_f08
   type(MPI_Status) :: st
   type(MPI_Request) :: reqs(2)
   double precision :: d(5, 2)
+  type(MPI_Comm) :: comms(2)
+  type(MPI_Datatype) :: dt
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs)
@@ -50,6 +55,13 @@ program report_app_f08
     call MPI_Gather(g, 3, MPI_INTEGER, gall, 3, MPI_INTEGER, 0, MPI_COMM_WORLD) ! site:gather
   end if
   call MPI_Barrier(MPI_COMM_WORLD) ! site:barrier
+  call MPI_Comm_split(MPI_COMM_WORLD, 0, rank, comms(1)) ! site:csplit
+  call MPI_Comm_dup(comms(1), comms(2)) ! site:cdup
+  call MPI_Type_contiguous(2, MPI_INTEGER, dt) ! site:tcontig
+  call MPI_Type_commit(dt) ! site:tcommit
+  call MPI_Type_free(dt) ! site:tfree
+  call MPI_Comm_free(comms(2)) ! site:cfree
+  call MPI_Comm_free(comms(1)) ! site:cfree2
   val = rank + 1
   call MPI_Reduce(val, total, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD) ! site:reduce
   if (rank == 0) print '(a,i0,a,i0)', 'report_app_f08: ', nprocs, ' ranks, sum ', total

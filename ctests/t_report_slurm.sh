@@ -9,7 +9,7 @@
 #   -np 4: report.json's events and values per rank, the metrics not
 #   provided with their reasons, the skipped events, the communication
 #   matrix (asked for with --matrix) and the command, and ranks.csv's columns, all but the timings
-#   (TASK-CLOCK, cycles, elapsed and tool times) and the sampled queue maxima
+#   (TASK-CLOCK, cycles, elapsed, time in MPI and tool times) and the sampled queue maxima
 #   (what a read at some moment saw); the table is printed once.
 # - The launcher's rank detection before MPI_Init under srun (PMIX_RANK: no
 #   OMPI_COMM_WORLD_RANK there): a mistake on the command line is said in
@@ -75,7 +75,7 @@ for name, r in (("mpirun", a), ("srun", b)):
 ra, rb = (list(csv.DictReader(open(d + "/ranks.csv"))) for d in sys.argv[1:3])
 for r, (x, y) in enumerate(zip(ra, rb)):
     for col in x:
-        if col == "elapsed_s" or (col in ea and timing(ea[col])):
+        if col in ("elapsed_s", "mpi_s", "mpi_share") or (col in ea and timing(ea[col])):
             continue
         if x[col] != y.get(col):
             bad.append("ranks.csv rank %d %s: mpirun %r, srun %r" % (r, col, x[col], y.get(col)))

@@ -227,6 +227,13 @@ int main(int argc, char **argv)
     }
     report_matrix_finish(&job);
     sites_job_finish(&sites);
+    if (sites.nsites) { /* each rank's time in MPI until its snapshot */
+        unsigned char *missing = calloc((size_t)nprocs + 1, 1);
+        for (int r = 0; missing && r < nprocs; r++) missing[r] = (unsigned char)report_rank_missing(&job, r);
+        sites_job_mpi_time(&sites, job.elapsed, missing);
+        free(missing);
+        job.mpi_s = sites.rank_mpi_s, job.mpi_share = sites.rank_share;
+    }
     hang_finish(&hang);
     report_compute(&job);
     both = (both_t){&hang, &sites};

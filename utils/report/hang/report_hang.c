@@ -321,7 +321,12 @@ static int each_member(const char *s, int n, void (*each)(int r, void *arg), voi
     return count;
 }
 
-static int is_coll(const hang_call_t *c) { return !strcmp(c->kind, "coll") || !strcmp(c->kind, "finalize"); }
+/* communicators are made and freed collectively too (mpi-calls.tsv's comm rows) */
+static int is_coll(const hang_call_t *c)
+{
+    return !strcmp(c->kind, "coll") || !strcmp(c->kind, "finalize") || !strcmp(c->kind, "comm") ||
+           !strcmp(c->kind, "comm_free");
+}
 static int waits_for_peer(const hang_call_t *c) { return !is_coll(c) && c->peer >= 0 && !c->any_source; }
 static int sends(const hang_call_t *c) { return !strcmp(c->kind, "send"); }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes papi-mpit-report's call-site wrappers from utils/sites/mpi-calls.tsv.
+"""Makes papi-mpit-report's call-site wrappers from utils/report/interpose/mpi-calls.tsv.
 
     gen-wrappers.py TABLE OUT.c OUT-names.h
 
@@ -67,7 +67,17 @@ KINDS = {
     "sync": ("", "", []),
     "ioread": ("", "sites_io(&c, $count, $type, 0);", ["count", "type"]),
     "iowrite": ("", "sites_io(&c, $count, $type, 1);", ["count", "type"]),
+    # communicators made and freed: kept for the snapshots (site_comms.h),
+    # whether or not the call is counted (ALWAYS below)
+    "comm": ("", "sites_comm_made(*$newcomm);", ["newcomm"]),
+    "comm_free": ("sites_comm_freed(*$freed);", "", ["freed"]),
+    # datatypes made, committed and freed (and MPI_Comm_idup): timed only
+    "timed": ("", "", []),
 }
+# Kinds whose before and after run also when the call is not counted (the
+# window closed, or the sites off), but only in the outermost wrapper: the
+# MPI's own calls below it are its (sites_depth is held for them).
+ALWAYS = ("comm", "comm_free")
 
 # A collective whose send side counts at its root only.
 ROOT_SENDS = re.compile(r"^MPI_I?(Bcast|Scatterv?)(_init)?$")
@@ -148,10 +158,21 @@ def wrapper(row, idx):
     lines = [f"int {name}({proto})", "{", "    sites_call_t c;"]
     if kind == "free":
         lines.append(f"    sites_forget(*{roles['req']});")
-    lines += [
-        f"    if (!sites_enter(&c, {idx}, __builtin_return_address(0))) return P{name}({args});",
-        "    sites_capture(&c);",
-    ]
+    if kind in ALWAYS:
+        lines += [
+            f"    if (!sites_enter(&c, {idx}, __builtin_return_address(0))) {{",
+            f"        if (sites_depth) return P{name}({args});",
+            "        sites_depth = 1; /* not counted, yet the MPI's own calls below are this one's */",
+        ]
+        if before:
+            lines.append(f"        {before}")
+        lines += [f"        int rc = P{name}({call_args});", "        sites_depth = 0;"]
+        if after:
+            lines.append(f"        if (rc == MPI_SUCCESS) {{ {after} }}")
+        lines += ["        return rc;", "    }"]
+    else:
+        lines.append(f"    if (!sites_enter(&c, {idx}, __builtin_return_address(0))) return P{name}({args});")
+    lines.append("    sites_capture(&c);")
     lines.append("    " + mark(row))
     if before:
         lines.append(f"    {before}")
@@ -198,6 +219,8 @@ def fwrapper(row, idx):
         handle = next((h for h in F_HANDLES if decl.startswith(h)), None)
         if role in F_INTS or role in ("flag", "index", "outcount"):
             fmap[role] = f"(int)*{pname}"
+        elif role in ("newcomm", "freed"):  # made by the call, or freed by it: converted when needed
+            fmap[role] = f"PMPI_Comm_f2c(*{pname})"
         elif handle:
             fmap[role] = f"c_{pname}"
             locals_.append((f"c_{pname}", f"{handle} c_{pname} = PMPI_{F_HANDLES[handle]}_f2c(*{pname});"))
@@ -245,7 +268,7 @@ def fwrapper(row, idx):
         elif kind == "wait" or kind == "test":
             before = before.replace("sites_key(*$req)", f"sites_key(c_{roles['req']})")
         mark = fmark(row, fmap)
-    for a, b in (("*$req", "$req"), ("*$message", "$message"), ("*$flag", "*" + roles.get("flag", "")),
+    for a, b in (("*$req", "$req"), ("*$message", "$message"), ("*$newcomm", "$newcomm"), ("*$freed", "$freed"), ("*$flag", "*" + roles.get("flag", "")),
                  ("*$index", "$index"), ("*$outcount", "$outcount")):
         before, after = before.replace(a, b), after.replace(a, b)
     before, after = subst(before, fmap), subst(after, fmap)
@@ -257,7 +280,21 @@ def fwrapper(row, idx):
     body = []
     if kind == "free":
         body.append(f"sites_forget(PMPI_Request_f2c(*{roles['req']}));")
-    body.append(f"if (!sites_enter(&c, {idx}, pc)) {{ next({args}); return; }}")
+    if kind in ALWAYS:
+        body.append(f"if (!sites_enter(&c, {idx}, pc)) {{")
+        body.append(f"    if (sites_depth) {{ next({args}); return; }}")
+        body.append("    sites_depth = 1; /* not counted, yet the MPI's own calls below are this one's */")
+        body.append("    MPI_Fint own_rc = MPI_SUCCESS, *rc = ierr ? ierr : &own_rc;")
+        if before:
+            body.append(f"    {before}")
+        body.append(f"    next({', '.join(call)}, rc);")
+        body.append("    sites_depth = 0;")
+        if after:
+            body.append(f"    if (*rc == MPI_SUCCESS) {{ {after} }}")
+        body.append("    return;")
+        body.append("}")
+    else:
+        body.append(f"if (!sites_enter(&c, {idx}, pc)) {{ next({args}); return; }}")
     body.append("sites_capture(&c); /* the program's line behind a library (site_frames.h) */")
     body.append("MPI_Fint own_rc = MPI_SUCCESS, *rc = ierr ? ierr : &own_rc; /* mpi_f08: ierror is optional */")
     text = " ".join([before, mark, after])
@@ -324,10 +361,10 @@ def main():
     if len(sys.argv) != 4:
         sys.exit("usage: gen-wrappers.py TABLE OUT.c OUT-names.h")
     rows = parse(sys.argv[1])
-    head = "/* Made by utils/sites/gen-wrappers.py from utils/sites/mpi-calls.tsv: do not edit. */\n"
+    head = "/* Made by utils/report/interpose/gen-wrappers.py from utils/report/interpose/mpi-calls.tsv: do not edit. */\n"
     with open(sys.argv[2], "w", encoding="utf-8") as out:
         out.write(head)
-        out.write("#include <mpi.h>\n\n#include <stdint.h>\n\n#include \"report_handles.h\"\n#include \"site_fortran.h\"\n#include \"site_table.h\"\n\n")
+        out.write("#include <mpi.h>\n\n#include <stdint.h>\n\n#include \"report_handles.h\"\n#include \"site_comms.h\"\n#include \"site_fortran.h\"\n#include \"site_table.h\"\n\n")
         for i, row in enumerate(rows):
             g = guard(row)
             if g:

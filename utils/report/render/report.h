@@ -127,6 +127,10 @@ typedef struct report_job {
     report_senders_t senders;
     report_matrix_t matrix;
     report_extra_t extra;
+    /* per rank: seconds inside the program's MPI calls (the call sites'
+     * time) and their share of elapsed (NaN: not known), from
+     * utils/report/sites/; NULL when the sites were off */
+    const double *mpi_s, *mpi_share;
     report_series_t *series; /* queue depth over time (report_queues.c) */
     int nseries, cap_series;
     int partial; /* merged from the per-rank snapshots of a run that ended early */
@@ -214,6 +218,10 @@ int report_write_table(FILE *out, const report_job_t *job);
  * hosts of the ranks that have one (*nmissing: how many have none; may be
  * NULL): a rank that left nothing is named missing, never a host. */
 int report_rank_missing(const report_job_t *job, int r);
+/* Over v[0..n-1] but its NaNs: the least and the most (their indices) and
+ * the mean; 0, or -1 when all are NaN. */
+int report_stats_nan(const double *v, int n, double *min, int *min_rank, double *mean, double *max,
+                     int *max_rank);
 int report_count_hosts(const report_job_t *job, int *nmissing);
 /* For each rank, the first rank on its host (itself for the first; -1 for a
  * rank with no state), from one pass over a hash of the names: what the

@@ -483,6 +483,42 @@ static void write_top_senders(FILE *out, const report_job_t *job)
     if (!any) fprintf(out, "  (none on any rank)\n");
 }
 
+int report_stats_nan(const double *v, int n, double *min, int *min_rank, double *mean, double *max,
+                     int *max_rank)
+{
+    int k = 0;
+    double sum = 0;
+    *min_rank = *max_rank = -1;
+    *min = *max = *mean = 0;
+    for (int r = 0; v && r < n; r++) {
+        if (isnan(v[r])) continue;
+        if (*min_rank < 0 || v[r] < *min) *min = v[r], *min_rank = r;
+        if (*max_rank < 0 || v[r] > *max) *max = v[r], *max_rank = r;
+        sum += v[r], k++;
+    }
+    *mean = k ? sum / k : 0;
+    return k ? 0 : -1;
+}
+
+static int mpi_share_stats(const report_job_t *job, double *min, int *min_rank, double *mean, double *max,
+                           int *max_rank)
+{
+    return report_stats_nan(job->mpi_share, job->nprocs, min, min_rank, mean, max, max_rank);
+}
+
+/* its row in the table, in per cent, with the events' columns */
+static void write_mpi_share(FILE *out, const report_job_t *job, int wname, int wunits, int w)
+{
+    double mn, me, mx;
+    int lo, hi;
+    if (mpi_share_stats(job, &mn, &lo, &me, &mx, &hi)) return;
+    char imb[32] = "-";
+    if (me > 0) snprintf(imb, sizeof imb, "%.3f", mx / me);
+    fprintf(out,
+            "%-*s  %-*s  %*.1f %6d  %*.1f  %*.1f %6d  %8s  (time in the call sites' MPI calls / elapsed)\n",
+            wname, "MPI time share", wunits, "%", w, 100 * mn, lo, w, 100 * me, w, 100 * mx, hi, imb);
+}
+
 int report_write_table(FILE *out, const report_job_t *job)
 {
     int nmissing, nhosts = report_count_hosts(job, &nmissing);
@@ -498,7 +534,7 @@ int report_write_table(FILE *out, const report_job_t *job)
     char sampling[2048];
     if (report_sampling_note(sampling, sizeof sampling, job)) fprintf(out, "  maxima: %s\n", sampling);
 
-    int wname = (int)strlen("event"), wunits = (int)strlen("units");
+    int wname = (int)strlen(job->mpi_share ? "MPI time share" : "event"), wunits = (int)strlen("units");
     for (int i = 0; i < job->nevents; i++) {
         int n = (int)strlen(job->events[i].name), u = (int)strlen(job->events[i].units);
         if (n > wname) wname = n;
@@ -543,6 +579,7 @@ int report_write_table(FILE *out, const report_job_t *job)
         fputc('\n', out);
     }
     if (!job->nevents) fprintf(out, "(no event could be measured)\n");
+    write_mpi_share(out, job, wname, wunits, w);
     /* after the measurement: what this MPI cannot give, a line per reason
      * (the terminal: a line per remedy) */
     if (job->console)
@@ -585,6 +622,7 @@ int report_write_csv(FILE *out, const report_job_t *job)
         fputc(',', out);
         csv_field(out, job->events[i].name);
     }
+    if (job->mpi_s) fputs(",mpi_s,mpi_share", out); /* the call sites' time in MPI, its share of elapsed */
     fputc('\n', out);
     for (int r = 0; r < job->nprocs; r++) {
         fprintf(out, "%d,", r);
@@ -595,6 +633,10 @@ int report_write_csv(FILE *out, const report_job_t *job)
             if (job->events[i].present[r]) report_fmt_value(v, sizeof v, &job->events[i], r);
             fprintf(out, ",%s", v);
         }
+        if (job->mpi_s && isnan(job->mpi_share[r]))
+            fputs(",,", out);
+        else if (job->mpi_s)
+            fprintf(out, ",%.9f,%.9f", job->mpi_s[r], job->mpi_share[r]);
         fputc('\n', out);
     }
     return ferror(out) ? -1 : 0;
@@ -727,6 +769,34 @@ static json_t *event_json(const report_job_t *job, const report_event_t *e)
     return bad ? NULL : v;
 }
 
+/* "rank_mpi_s" (seconds in the call sites' MPI calls), "rank_mpi_share"
+ * (of rank_elapsed_s) and "mpi_share" ({min, min_rank, mean, max,
+ * max_rank}); null, null and null when the sites were off */
+static int mpi_share_json(json_t *o, const report_job_t *job)
+{
+    int bad = 0;
+    double mn, me, mx;
+    int lo, hi;
+    if (!job->mpi_s)
+        return SET(o, "rank_mpi_s", json_null()) | SET(o, "rank_mpi_share", json_null()) |
+               SET(o, "mpi_share", json_null());
+    json_t *secs = json_array(), *share = json_array();
+    for (int r = 0; r < job->nprocs; r++) {
+        int none = isnan(job->mpi_share[r]);
+        bad |= PUSH(secs, none ? json_null() : report_json_fixed9(job->mpi_s[r]));
+        bad |= PUSH(share, none ? json_null() : report_json_number(job->mpi_share[r]));
+    }
+    bad |= SET(o, "rank_mpi_s", secs);
+    bad |= SET(o, "rank_mpi_share", share);
+    if (mpi_share_stats(job, &mn, &lo, &me, &mx, &hi))
+        bad |= SET(o, "mpi_share", json_null());
+    else
+        bad |= SET(o, "mpi_share",
+                   json_pack("{s:o,s:i,s:o,s:o,s:i}", "min", report_json_number(mn), "min_rank", lo, "mean",
+                             report_json_number(me), "max", report_json_number(mx), "max_rank", hi));
+    return bad ? -1 : 0;
+}
+
 json_t *report_json(const report_job_t *job)
 {
     json_t *o = json_object(), *hosts = json_array(), *elapsed = json_array(), *events = json_array(),
@@ -755,6 +825,7 @@ json_t *report_json(const report_job_t *job)
     }
     bad |= SET(o, "hosts", hosts);
     bad |= SET(o, "rank_elapsed_s", elapsed);
+    bad |= mpi_share_json(o, job);
     for (int i = 0; i < job->nevents; i++) bad |= PUSH(events, event_json(job, &job->events[i]));
     bad |= SET(o, "events", events);
     for (int i = 0; i < job->nskips; i++) {

@@ -7,6 +7,8 @@
 #ifndef PAPI_MPIT_SITES_COMMS_H
 #define PAPI_MPIT_SITES_COMMS_H
 
+#include <mpi.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,5 +26,10 @@ int sites_comm_describe(uintptr_t key, char *id, size_t idlen, char *members, si
 /* Every recorded communicator as "B\tid\tsize\tmembers\n" lines (at most
  * cap bytes); the length written. */
 size_t sites_comms_record(char *buf, size_t cap);
+/* From the generated wrappers (mpi-calls.tsv's comm and comm_free rows),
+ * in the outermost one only, counted or not: a communicator the program
+ * made (after the call), one it frees (before the call). */
+void sites_comm_made(MPI_Comm comm);
+void sites_comm_freed(MPI_Comm comm);
 
 #endif

@@ -4,6 +4,7 @@
  * calls kept for min / mean / max; the point-to-point cells and the
  * collectives by call and root.  No MPI.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +25,12 @@ void sites_job_free(sites_job_t *j)
 {
     for (int i = 0; i < j->nsites; i++) {
         site_agg_t *s = &j->sites[i];
-        free(s->module), free(s->pwhere), free(s->rank_ns), free(s->rank_calls), free(s->pairs);
+        free(s->module), free(s->pwhere), free(s->rank_ns), free(s->rank_calls), free(s->rank_max);
+        free(s->rank_min), free(s->pairs);
     }
     for (int i = 0; i < j->nnolines; i++) free(j->nolines[i]);
     free(j->nolines);
+    free(j->rank_mpi_s), free(j->rank_share);
     free(j->sites), free(j->slot), free(j->cells), free(j->colls);
     memset(j, 0, sizeof *j);
 }
@@ -113,8 +116,11 @@ static site_agg_t *find_site(sites_job_t *j, const site_key_t *k)
     s->pat = k->pat;
     s->rank_ns = calloc((size_t)j->nprocs, sizeof *s->rank_ns);
     s->rank_calls = calloc((size_t)j->nprocs, sizeof *s->rank_calls);
-    if (!s->module || !s->pwhere || !s->rank_ns || !s->rank_calls) {
+    s->rank_max = calloc((size_t)j->nprocs, sizeof *s->rank_max);
+    s->rank_min = calloc((size_t)j->nprocs, sizeof *s->rank_min);
+    if (!s->module || !s->pwhere || !s->rank_ns || !s->rank_calls || !s->rank_max || !s->rank_min) {
         free(s->module), free(s->pwhere), free(s->rank_ns), free(s->rank_calls);
+        free(s->rank_max), free(s->rank_min);
         memset(s, 0, sizeof *s);
         return NULL;
     }
@@ -153,11 +159,14 @@ static void site_line(sites_job_t *j, int rank, char **f)
     site_agg_t *s = find_site(j, &k);
     if (!s) return;
     if (k.how == SITES_PROG_PYTHON && strcmp(f[9], "-")) snprintf(s->pfunc, sizeof s->pfunc, "%s", f[9]);
-    long long v[7] = {0};
-    char *t[7];
-    int nt = report_split(f[5], ':', t, 7);
+    long long v[9] = {0};
+    char *t[9];
+    int nt = report_split(f[5], ':', t, 9);
     for (int i = 0; i < nt; i++) v[i] = strtoll(t[i], NULL, 10);
     if (!s->rank_calls[rank]) s->nranks++;
+    /* the longest and shortest single call (a record of before them: 0) */
+    if (v[7] > s->rank_max[rank]) s->rank_max[rank] = v[7];
+    if (v[0] && (!s->rank_calls[rank] || v[8] < s->rank_min[rank])) s->rank_min[rank] = v[8];
     s->rank_calls[rank] += v[0];
     s->rank_ns[rank] += v[1];
     s->calls += v[0], s->ns += v[1];
@@ -267,4 +276,23 @@ void sites_job_finish(sites_job_t *j)
     free(j->slot); /* the order changed: no more lookups */
     j->slot = NULL, j->nslot = 0;
     if (j->ncells) qsort(j->cells, (size_t)j->ncells, sizeof *j->cells, by_cell);
+}
+
+void sites_job_mpi_time(sites_job_t *j, const double *elapsed, const unsigned char *missing)
+{
+    if (j->off_reason[0] || j->nprocs <= 0) return; /* the sites were off: nothing was timed */
+    j->rank_mpi_s = calloc((size_t)j->nprocs, sizeof *j->rank_mpi_s);
+    j->rank_share = calloc((size_t)j->nprocs, sizeof *j->rank_share);
+    if (!j->rank_mpi_s || !j->rank_share) {
+        free(j->rank_mpi_s), free(j->rank_share);
+        j->rank_mpi_s = j->rank_share = NULL;
+        return;
+    }
+    for (int r = 0; r < j->nprocs; r++) {
+        long long ns = 0;
+        for (int i = 0; i < j->nsites; i++) ns += j->sites[i].rank_ns[r];
+        j->rank_mpi_s[r] = (double)ns / 1e9;
+        /* as report.json writes them: seconds of the run to 9 places */
+        j->rank_share[r] = (missing && missing[r]) || !(elapsed[r] > 0) ? NAN : j->rank_mpi_s[r] / elapsed[r];
+    }
 }

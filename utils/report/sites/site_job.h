@@ -26,6 +26,7 @@ typedef struct site_agg {
     long long found; /* receives that found their message already waiting */
     long long hist[SITES_JOB_HIST];
     long long *rank_ns, *rank_calls; /* per rank */
+    long long *rank_max, *rank_min;  /* per rank: its longest and shortest single call (ns; 0: no call) */
     int nranks;                      /* ranks with calls here */
     site_pair_t *pairs;
     int npairs, cap_pairs;
@@ -76,6 +77,10 @@ typedef struct sites_job {
     int nnolines;
     char unseen[512];   /* calls the sites did not see, in one line, or "" (site_report.c) */
     double elapsed_max; /* the run's length, for shares of time */
+    /* each rank's time in MPI: the sum of its sites' time (its wrapped
+     * calls), and as a share of its run (MPI_Init to MPI_Finalize); NULL
+     * when the sites were off (sites_job_mpi_time) */
+    double *rank_mpi_s, *rank_share; /* share: NaN where the rank's run is not known */
 } sites_job_t;
 
 void sites_job_init(sites_job_t *j, int nprocs);
@@ -85,6 +90,10 @@ int sites_job_line(sites_job_t *j, int rank, char *line);
 /* After the last line: names the sites (file:line, function) and orders
  * them by time. */
 void sites_job_finish(sites_job_t *j);
+/* After sites_job_finish: each rank's time in MPI and its share of the
+ * rank's run (elapsed: seconds per rank; missing: 1 where a rank left no
+ * state). */
+void sites_job_mpi_time(sites_job_t *j, const double *elapsed, const unsigned char *missing);
 /* The name of a wrapped call, by index. */
 const char *sites_fn_name(int fn);
 

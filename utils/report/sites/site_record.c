@@ -1,8 +1,9 @@
 /*
  * papi-mpit-report: a rank's call sites as lines of its record, collected
  * with the rest of it (report_collect.c) and read on rank 0 by site_job.c:
- *   C <module> <offset> <fn> <hist> <peers> <calls:ns:msgs_out:bytes_out:msgs_in:bytes_in:found>
+ *   C <module> <offset> <fn> <hist> <peers> <calls:ns:msgs_out:bytes_out:msgs_in:bytes_in:found:max:min>
  *     <how> <where> <at> <func>
+ *       max, min: the longest and shortest single call (ns);
  *       hist: bin:count,... (nonzero); peers: peer:msgs:bytes,... with peer
  *       -1 for other; module and offset: the caller (the site's detail when
  *       it is a library); how: the program line behind it: "-" the caller
@@ -28,13 +29,14 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "site_table.h"
 
-#define LINE_MAX_BYTES (2 * PATH_MAX + 160 + SITES_HIST * 24 + (SITES_PEERS + 1) * 48 + 7 * 24)
+#define LINE_MAX_BYTES (2 * PATH_MAX + 160 + SITES_HIST * 24 + (SITES_PEERS + 1) * 48 + 9 * 24)
 
 size_t sites_record_cap(void)
 {
@@ -103,9 +105,24 @@ static void program_line(char *buf, size_t cap, size_t *n, const sites_site_t *e
         if (w_ > 0) n += (size_t)w_;                                                                         \
     } while (0)
 
+/* The site's time, longest and shortest call in ns, at one rate, rounded
+ * so that min <= time / calls <= max holds as it does in ticks: the time
+ * and the minimum down, the maximum up (but never above the time); a
+ * single call's three are one. */
+static void call_times(const sites_site_t *e, double rate, long long *ns, long long *max, long long *min)
+{
+    double t = (double)e->ns * rate, hi = (double)e->ns_max * rate;
+    *ns = (long long)t;
+    *max = e->ns_max >= e->ns ? *ns : (long long)ceil(hi);
+    if (*max > *ns) *max = *ns;
+    *min = e->ns_min1 ? (long long)((double)(e->ns_min1 - 1) * rate) : 0;
+    if (e->calls == 1) *max = *min = *ns;
+}
+
 size_t sites_record(char *buf, size_t cap)
 {
     size_t n = 0;
+    double rate = sites_ns_per_tick();
     int tcap, nprocs;
     const sites_site_t *s = sites_table(&tcap);
     if (!s || cap == 0) return 0;
@@ -133,8 +150,10 @@ size_t sites_record(char *buf, size_t cap)
             PUT("%s-1:%lld:%lld", sep, e->other_msgs, e->other_bytes);
             sep = ",";
         }
-        PUT("%s\t%lld:%lld:%lld:%lld:%lld:%lld:%lld\t", *sep ? "" : "-", e->calls, sites_ticks_ns(e->ns),
-            e->msgs_out, e->bytes_out, e->msgs_in, e->bytes_in, e->found);
+        long long ns, max, min;
+        call_times(e, rate, &ns, &max, &min);
+        PUT("%s\t%lld:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%lld\t", *sep ? "" : "-", e->calls, ns, e->msgs_out,
+            e->bytes_out, e->msgs_in, e->bytes_in, e->found, max, min);
         program_line(buf, cap, &n, e);
     }
     const long long *m, *b;

@@ -40,6 +40,38 @@ static int extreme_rank(const site_agg_t *s, int nprocs, int max, double *mean)
     return best;
 }
 
+/* the site's calls per rank: the least and the most (their ranks) and the
+ * mean, over all ranks (as extreme_rank does the time) */
+static void calls_spread(const site_agg_t *s, int nprocs, long long *lo, int *lo_rank, double *mean,
+                         long long *hi, int *hi_rank)
+{
+    long long sum = 0;
+    *lo_rank = *hi_rank = -1;
+    *lo = *hi = 0;
+    for (int r = 0; r < nprocs; r++) {
+        long long c = s->rank_calls[r];
+        sum += c;
+        if (*lo_rank < 0 || c < *lo) *lo = c, *lo_rank = r;
+        if (*hi_rank < 0 || c > *hi) *hi = c, *hi_rank = r;
+    }
+    *mean = nprocs ? (double)sum / nprocs : 0;
+}
+
+/* the longest single call over the ranks (its rank), and the shortest
+ * (its rank), among the ranks with calls here; -1: none */
+static int call_extremes(const site_agg_t *s, int nprocs, long long *max, long long *min, int *min_rank)
+{
+    int hi = -1;
+    *min_rank = -1;
+    *max = *min = 0;
+    for (int r = 0; r < nprocs; r++) {
+        if (!s->rank_calls[r]) continue;
+        if (hi < 0 || s->rank_max[r] > *max) *max = s->rank_max[r], hi = r;
+        if (*min_rank < 0 || s->rank_min[r] < *min) *min = s->rank_min[r], *min_rank = r;
+    }
+    return hi;
+}
+
 static void site_name(char *b, size_t n, const site_agg_t *s)
 {
     if (s->line && s->func[0])
@@ -386,7 +418,8 @@ static void csv_text(FILE *out, const char *s)
 int sites_write_csv(FILE *out, const sites_job_t *j)
 {
     fputs("call,file,line,function,module,offset,calls,time_ns,ranks,time_min_ns,time_min_rank,time_mean_ns,"
-          "time_max_ns,time_max_rank,msgs_sent,bytes_sent,msgs_received,bytes_received,via\n",
+          "time_max_ns,time_max_rank,msgs_sent,bytes_sent,msgs_received,bytes_received,via,call_max_ns,"
+          "call_max_rank,call_min_ns,call_min_rank\n",
           out);
     for (int i = 0; i < j->nsites; i++) {
         const site_agg_t *s = &j->sites[i];
@@ -402,7 +435,9 @@ int sites_write_csv(FILE *out, const sites_job_t *j)
                 s->nranks, lo >= 0 ? s->rank_ns[lo] : 0, lo, mean, hi >= 0 ? s->rank_ns[hi] : 0, hi,
                 s->msgs_out, s->bytes_out, s->msgs_in, s->bytes_in);
         csv_text(out, s->how == SITES_PROG_NATIVE || s->how == SITES_PROG_PYTHON ? s->via : "");
-        fputc('\n', out);
+        long long lmax, lmin;
+        int lmin_rank, lmax_rank = call_extremes(s, j->nprocs, &lmax, &lmin, &lmin_rank);
+        fprintf(out, ",%lld,%d,%lld,%d\n", lmax, lmax_rank, lmin, lmin_rank);
     }
     return ferror(out) ? -1 : 0;
 }
@@ -443,10 +478,19 @@ static json_t *site_json(const sites_job_t *j, const site_agg_t *s)
         json_array_append_new(pairs, json_pack("{s:i,s:o,s:I,s:I}", "rank", x->rank, "peer", peer, "messages",
                                                (json_int_t)x->msgs, "bytes", (json_int_t)x->bytes));
     }
+    json_t *longest = json_array(), *shortest = json_array();
     for (int r = 0; r < j->nprocs; r++) {
         json_array_append_new(time, json_integer(s->rank_ns[r]));
         json_array_append_new(calls, json_integer(s->rank_calls[r]));
+        /* null where the rank made no call here */
+        json_array_append_new(longest, s->rank_calls[r] ? json_integer(s->rank_max[r]) : json_null());
+        json_array_append_new(shortest, s->rank_calls[r] ? json_integer(s->rank_min[r]) : json_null());
     }
+    long long cmin, cmax, lmax, lmin;
+    int cmin_rank, cmax_rank, lmin_rank;
+    double cmean;
+    calls_spread(s, j->nprocs, &cmin, &cmin_rank, &cmean, &cmax, &cmax_rank);
+    int lmax_rank = call_extremes(s, j->nprocs, &lmax, &lmin, &lmin_rank);
     json_t *o = json_pack(
         "{s:s,s:s,s:i,s:s,s:s,s:s,s:I,s:I,s:I,s:{s:I,s:i,s:f,s:I,s:i},s:I,s:I,s:I,s:I,s:o,s:o,s:o,s:o}",
         "call", sites_fn_name(s->fn), "file", s->file, "line", s->line, "function", s->func, "label",
@@ -458,6 +502,22 @@ static json_t *site_json(const sites_job_t *j, const site_agg_t *s)
         "rank_time_ns", time, "rank_calls", calls);
     /* null where the MPI does not tell (no MPI_T event for it) */
     if (o) json_object_set_new(o, "found_waiting", j->watched ? json_integer(s->found) : json_null());
+    /* mpiP's figures: the calls' spread over the ranks, and the longest
+     * and shortest single call, per rank and over them */
+    if (o) {
+        json_object_set_new(o, "calls_per_rank",
+                            json_pack("{s:I,s:i,s:f,s:I,s:i}", "min", (json_int_t)cmin, "min_rank", cmin_rank,
+                                      "mean", cmean, "max", (json_int_t)cmax, "max_rank", cmax_rank));
+        json_object_set_new(o, "call_ns",
+                            lmax_rank < 0
+                                ? json_null()
+                                : json_pack("{s:I,s:i,s:I,s:i}", "max", (json_int_t)lmax, "max_rank",
+                                            lmax_rank, "min", (json_int_t)lmin, "min_rank", lmin_rank));
+        json_object_set_new(o, "rank_max_call_ns", longest);
+        json_object_set_new(o, "rank_min_call_ns", shortest);
+    } else {
+        json_decref(longest), json_decref(shortest);
+    }
     /* where the program line comes from (site_frames.h), and the library's
      * caller frame behind it */
     static const char *const how[] = {"own", "behind_library", "python", "not_found", "python_unreadable"};
@@ -491,8 +551,9 @@ int sites_json(json_t *obj, const sites_job_t *j)
     }
     json_t *doc = json_pack(
         "{s:{s:s,s:o,s:{s:I,s:I,s:I},s:s},s:{s:s,s:o,s:I},s:{s:s,s:o}}", "call_sites", "counts",
-        "per call site of the program (the caller's address): calls and wall time inside the call; bytes and "
-        "messages sent and received by the messages each site posted",
+        "per call site of the program (the caller's address): calls and wall time inside the call, per rank "
+        "and summed, with the longest and shortest single call per rank (ns); bytes and messages sent and "
+        "received by the messages each site posted",
         "sites", sites, "not_recorded", "calls", (json_int_t)j->overflow_sites, "collectives",
         (json_int_t)j->overflow_colls, "requests", (json_int_t)j->untracked, "why_none", j->off_reason,
         "program_matrix", "counts",
@@ -572,25 +633,42 @@ int sites_write_html(FILE *out, const sites_job_t *j)
         return ferror(out) ? -1 : 0;
     }
     if (j->unseen[0]) fputs("<p class=\"note\">", out), hesc(out, j->unseen), fputs(".</p>\n", out);
+    double mn, me, mx;
+    int lo, hi;
+    if (!report_stats_nan(j->rank_share, j->rank_share ? j->nprocs : 0, &mn, &lo, &me, &mx, &hi))
+        fprintf(out,
+                "<p id=\"mpi-share\">Time in MPI (each rank's call sites' time over its run, MPI_Init to "
+                "MPI_Finalize): least %.1f %% (rank %d), mean %.1f %%, most %.1f %% (rank %d). Every rank's "
+                "is in report.json (rank_mpi_share) and ranks.csv.</p>\n",
+                100 * mn, lo, 100 * me, 100 * mx, hi);
     fputs(
         "<p class=\"note\">Each MPI call of the program, by the line that made it (file:line where the "
-        "program "
-        "has debug information, function+offset otherwise): calls and wall time inside the call summed over "
-        "ranks, the time of the rank with the most and the mean over ranks, and the messages each site "
-        "posted "
-        "(a nonblocking receive's message is charged where it was posted, its completion gets the call and "
-        "the "
-        "time). Click a column to sort.</p>\n",
+        "program has debug information, function+offset otherwise): calls and wall time inside the call "
+        "summed over ranks, their spread over the ranks (the least, the mean and the most, with the rank "
+        "holding each extreme), the longest and the shortest single call (and the rank that made it), and "
+        "the messages each site posted (a nonblocking receive's message is charged where it was posted, its "
+        "completion gets the call and the time). Click a column to sort.</p>\n",
         out);
     fputs(
         "<table class=\"sortable\" id=\"sites-table\"><thead><tr><th>site</th><th>function</th><th>call</th>"
-        "<th>calls</th><th>time</th><th>max rank</th><th>max</th><th>mean</th><th>sent</th><th>received</th>"
-        "<th>messages</th></tr></thead><tbody>\n",
+        "<th>calls</th><th>calls/rank min</th><th>mean</th><th>max</th><th>time</th><th>time/rank "
+        "min</th><th>mean</th><th>max</th><th>longest call</th><th>shortest call</th><th>sent</th>"
+        "<th>received</th><th>messages</th></tr></thead><tbody>\n",
         out);
     for (int i = 0; i < j->nsites; i++) {
         const site_agg_t *s = &j->sites[i];
         site_texts_t t;
         site_texts(&t, j, s);
+        long long cmin, cmax, lmax, lmin;
+        int cmin_rank, cmax_rank, lmin_rank, tmin_rank;
+        double cmean, tmean;
+        calls_spread(s, j->nprocs, &cmin, &cmin_rank, &cmean, &cmax, &cmax_rank);
+        int lmax_rank = call_extremes(s, j->nprocs, &lmax, &lmin, &lmin_rank);
+        tmin_rank = extreme_rank(s, j->nprocs, 0, &tmean);
+        char tmin[32], longest[32], shortest[32];
+        human(tmin, sizeof tmin, tmin_rank >= 0 ? (double)s->rank_ns[tmin_rank] : 0, "ns");
+        human(longest, sizeof longest, (double)lmax, "ns");
+        human(shortest, sizeof shortest, (double)lmin, "ns");
         fputs("<tr><td>", out);
         hesc(out, s->label);
         fputs("</td><td>", out);
@@ -598,12 +676,22 @@ int sites_write_html(FILE *out, const sites_job_t *j)
         if (s->how == SITES_PROG_NATIVE || s->how == SITES_PROG_PYTHON)
             fputs(" via ", out), hesc(out, s->via);
         fprintf(out,
-                "</td><td>%s</td><td data-v=\"%lld\">%lld</td><td data-v=\"%lld\">%s</td><td>%d</td><td "
-                "data-v=\"%lld\">%s</td><td data-v=\"%.0f\">%s</td><td data-v=\"%lld\">%s</td><td "
-                "data-v=\"%lld\">%s</td><td data-v=\"%lld\">%lld</td></tr>\n",
-                sites_fn_name(s->fn), s->calls, s->calls, s->ns, t.time, t.max_rank,
-                t.max_rank >= 0 ? s->rank_ns[t.max_rank] : 0, t.max, t.mean_ns, t.mean, s->bytes_out, t.sent,
-                s->bytes_in, t.received, s->msgs_out + s->msgs_in, s->msgs_out + s->msgs_in);
+                "</td><td>%s</td><td data-v=\"%lld\">%lld</td><td data-v=\"%lld\">%lld (rank %d)</td><td "
+                "data-v=\"%.1f\">%.1f</td><td data-v=\"%lld\">%lld (rank %d)</td>",
+                sites_fn_name(s->fn), s->calls, s->calls, cmin, cmin, cmin_rank, cmean, cmean, cmax, cmax,
+                cmax_rank);
+        fprintf(
+            out,
+            "<td data-v=\"%lld\">%s</td><td data-v=\"%lld\">%s (rank %d)</td><td data-v=\"%.0f\">%s</td><td "
+            "data-v=\"%lld\">%s (rank %d)</td><td data-v=\"%lld\">%s (rank %d)</td><td "
+            "data-v=\"%lld\">%s (rank %d)</td>",
+            s->ns, t.time, tmin_rank >= 0 ? s->rank_ns[tmin_rank] : 0, tmin, tmin_rank, t.mean_ns, t.mean,
+            t.max_rank >= 0 ? s->rank_ns[t.max_rank] : 0, t.max, t.max_rank, lmax, longest, lmax_rank, lmin,
+            shortest, lmin_rank);
+        fprintf(out,
+                "<td data-v=\"%lld\">%s</td><td data-v=\"%lld\">%s</td><td data-v=\"%lld\">%lld</td></tr>\n",
+                s->bytes_out, t.sent, s->bytes_in, t.received, s->msgs_out + s->msgs_in,
+                s->msgs_out + s->msgs_in);
     }
     fputs("</tbody></table>\n", out);
     fputs("<h3 id=\"p2p\">Point-to-point, as the program asked</h3>\n", out);

@@ -57,6 +57,12 @@ void sites_finish(report_job_t *job)
     if (!j) return;
     sites_job_finish(j);
     sites_unseen_line(j->unseen, sizeof j->unseen, job);
+    unsigned char *missing = calloc((size_t)job->nprocs + 1, 1);
+    for (int r = 0; missing && r < job->nprocs; r++) missing[r] = (unsigned char)report_rank_missing(job, r);
+    sites_job_mpi_time(j, job->elapsed, missing);
+    free(missing);
+    job->mpi_s = j->rank_mpi_s;
+    job->mpi_share = j->rank_share;
 }
 
 void sites_detach(report_job_t *job)
@@ -64,6 +70,7 @@ void sites_detach(report_job_t *job)
     sites_job_t *j = (sites_job_t *)job->extra.arg;
     if (j) sites_job_free(j);
     free(j);
+    job->mpi_s = job->mpi_share = NULL;
     memset(&job->extra, 0, sizeof job->extra);
 }
 

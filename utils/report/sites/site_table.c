@@ -178,12 +178,17 @@ static int tsc_is_steady(void)
 #endif
 }
 
+double sites_ns_per_tick(void)
+{
+    if (!sites_use_tsc) return 1;
+    long long dt = sites_ticks() - anchor_ticks, dns = sites_now_ns() - anchor_ns;
+    if (dt <= 0 || dns <= 0) return 1;
+    return (double)dns / (double)dt;
+}
+
 long long sites_ticks_ns(long long ticks)
 {
-    if (!sites_use_tsc) return ticks;
-    long long dt = sites_ticks() - anchor_ticks, dns = sites_now_ns() - anchor_ns;
-    if (dt <= 0 || dns <= 0) return ticks;
-    return (long long)((double)ticks * (double)dns / (double)dt);
+    return sites_use_tsc ? (long long)((double)ticks * sites_ns_per_tick()) : ticks;
 }
 
 int sites_current(sites_current_t *out, int max, int *n)
@@ -210,6 +215,30 @@ int sites_current(sites_current_t *out, int max, int *n)
     return k ? 0 : -1;
 }
 
+/* the longest and shortest single call: a CAS loop where threads may race
+ * (each pass reads the current extreme; stores only an improvement) */
+static inline void raise_to(long long *p, long long v)
+{
+    if (!sites_mt) {
+        if (v > *p) *p = v;
+        return;
+    }
+    long long cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (v > cur && !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
+
+/* *p is the minimum + 1, 0 for none */
+static inline void lower_to(long long *p, long long v1)
+{
+    if (!sites_mt) {
+        if (!*p || v1 < *p) *p = v1;
+        return;
+    }
+    long long cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while ((!cur || v1 < cur) &&
+           !__atomic_compare_exchange_n(p, &cur, v1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
+
 void sites_leave(sites_call_t *c)
 {
     long long dt = sites_ticks() - c->t0;
@@ -225,6 +254,10 @@ void sites_leave(sites_call_t *c)
     if (s) {
         ADD(&s->calls, 1);
         ADD(&s->ns, dt);
+#if !defined(SITES_NO_CALL_EXTREMES) /* bench/report_sites_extremes.sh builds without them, to measure them */
+        raise_to(&s->ns_max, dt);
+        lower_to(&s->ns_min1, dt + 1);
+#endif
     }
     sites_depth = 0;
 }

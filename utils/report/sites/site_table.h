@@ -15,7 +15,9 @@
  * names, ROMIO) are part of the outer call.
  *
  * What is charged where:
- * - every call: its site gets one call and the wall time inside it;
+ * - every call: its site gets one call and the wall time inside it, and
+ *   keeps the longest and the shortest single call (compare-and-swap loops
+ *   where the program's threads may call MPI at once);
  * - a send (blocking, nonblocking, the send half of a sendrecv): a message
  *   and its bytes (count x the datatype's size) to the peer, at the site
  *   that posted it; a persistent send at each MPI_Start, to the site of its
@@ -58,6 +60,8 @@ typedef struct sites_site {
     int how;
     int fn1;             /* index in sites_fn (the wrapped call) + 1; 0 until claimed */
     long long calls, ns; /* ns: in sites_ticks (sites_record converts) */
+    long long ns_max;    /* the longest single call, in sites_ticks */
+    long long ns_min1;   /* the shortest single call + 1, in sites_ticks; 0: none yet */
     long long msgs_out, bytes_out, msgs_in, bytes_in;
     long long hist[SITES_HIST];
     sites_peer_t peers[SITES_PEERS];
@@ -105,6 +109,8 @@ static inline long long sites_ticks(void)
 }
 /* ticks (a duration) in ns; at the rate measured from sites_begin to now */
 long long sites_ticks_ns(long long ticks);
+/* that rate: ns per tick (1 without the time-stamp counter) */
+double sites_ns_per_tick(void);
 
 /* 1 when the call is to be counted (then sites_leave must follow), 0 when
  * the tool is not counting or the call is inside another wrapped call. */
