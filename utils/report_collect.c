@@ -76,7 +76,6 @@
  * a receive posted before the go that asks for it.
  */
 #include <mpi.h>
-#include <papi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,10 +299,39 @@ static unsigned long long recv_subtree_bytes(int child, records_buf_t *buf, int 
     return get_u64(head + 8);
 }
 
+/* 1 when the running MPI publishes a variable of this name (MPI_T, through
+ * the PMPI_T_ names: quiet, unlike a PAPI lookup, whose misses the
+ * component explains) */
+static int has_counter(const char *name)
+{
+    /* of any class: Open MPI 4.1 publishes its SPCs as class 2 (LEVEL) */
+    static const int classes[] = {MPI_T_PVAR_CLASS_STATE,         MPI_T_PVAR_CLASS_LEVEL,
+                                  MPI_T_PVAR_CLASS_SIZE,          MPI_T_PVAR_CLASS_PERCENTAGE,
+                                  MPI_T_PVAR_CLASS_HIGHWATERMARK, MPI_T_PVAR_CLASS_LOWWATERMARK,
+                                  MPI_T_PVAR_CLASS_COUNTER,       MPI_T_PVAR_CLASS_AGGREGATE,
+                                  MPI_T_PVAR_CLASS_TIMER,         MPI_T_PVAR_CLASS_GENERIC};
+    int idx;
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (PMPI_T_pvar_get_index(name, classes[i], &idx) == MPI_SUCCESS) return 1;
+    return 0;
+}
+
+/* the value of an integer control variable, 0 where there is none */
+static int cvar_int(const char *name)
+{
+    int idx, n = 0, v = 0;
+    MPI_T_cvar_handle h;
+    if (PMPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS) return 0;
+    if (PMPI_T_cvar_handle_alloc(idx, NULL, &h, &n) != MPI_SUCCESS) return 0;
+    if (n != 1 || PMPI_T_cvar_read(h, &v) != MPI_SUCCESS) v = 0;
+    PMPI_T_cvar_handle_free(&h);
+    return v;
+}
+
 /* Whether real bytes stay out of every counter read after the gather (the
  * file's header says which those are): no, where this MPI counts bytes at
- * all (an Open MPI SPC, its monitoring on, or any source of the portable
- * byte metrics), since Open MPI reads them again in MPI_Finalize (the SPC
+ * all (an Open MPI SPC build, or its monitoring on: MPICH counts no
+ * bytes), since Open MPI reads them again in MPI_Finalize (the SPC
  * dump, the monitoring's output, the component's last values of the
  * program's own event sets).  PAPI_MPIT_REPORT_COLLECT=tags|bytes decides
  * instead (for bench/report_collection.sh). */
@@ -314,13 +342,14 @@ static int bytes_unseen(void)
     if (how && strcmp(how, "bytes") == 0) return 1;
     const char *mon = getenv("OMPI_MCA_pml_monitoring_enable");
     if (mon && atoi(mon)) return 0;
-    static const char *const counters[] = {"mpit:::BYTES_SENT", "mpit:::BYTES_RECEIVED",
-                                           "mpit:::runtime_spc_OMPI_SPC_BYTES_SENT_USER",
-                                           "mpit:::pml_monitoring_messages_size", NULL};
-    if (PAPI_is_initialized() == PAPI_NOT_INITED) return 0; /* cannot tell */
-    for (int i = 0; counters[i]; i++)
-        if (PAPI_query_named_event(counters[i]) == PAPI_OK) return 0;
-    return 1;
+    int provided, unseen = 0;
+    if (PMPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return 0; /* cannot tell */
+    /* an SPC build counts bytes (its dump and the program's sets read them
+     * again in MPI_Finalize); so does the monitoring, when it is on */
+    unseen = !has_counter("runtime_spc_OMPI_SPC_BYTES_SENT_USER") &&
+             !has_counter("runtime_spc_OMPI_SPC_BYTES_SENT_MPI") && cvar_int("pml_monitoring_enable") == 0;
+    PMPI_T_finalize();
+    return unseen;
 }
 
 char *collect_gather(const char *mine, int len, size_t *total)
