@@ -12,6 +12,11 @@
 # with its own defaults when LAUNCH=defaults.
 # Medians over runs, with the spread.  OLD_LIBDIR=DIR also runs the
 # interposer found in DIR (an older build) on the same runs, alternating.
+# APP=sites runs bench/collection_app.c instead (issue 41's program: 64 call
+# sites a rank and a dense row, one message to every other rank).
+# MODES="tags bytes" runs each rank count with the records in zero-byte
+# messages' tags and in real bytes (PAPI_MPIT_REPORT_COLLECT, alternating);
+# the default, "auto", lets the tool choose (report_collect.c).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/bench_env.sh"
@@ -29,12 +34,18 @@ work=$BUILD/bench/report_collection
 mkdir -p "$work" && cd "$work" || exit 1
 printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' >trivial.c
 $MPICC trivial.c -o trivial || exit 1
+$MPICC -O2 "$top/bench/collection_app.c" -o collection_app || exit 1
+case ${APP:-trivial} in sites) app=./collection_app ;; *) app=./trivial ;; esac
+modes=${MODES:-auto}
 
-# one_run LIBDIR NP: "seconds bytes" of one run
+# one_run LIBDIR NP [MODE]: "seconds bytes" of one run
 one_run() {
   rm -rf out
-  PAPI_MPIT_REPORT_LIBDIR=$1 timeout 600 $MPIRUN $MPIRUN_OPTS -x PAPI_MPIT_REPORT_LIBDIR -np "$2" \
-    "$tool" -q -o out ./trivial >run.log 2>&1 || { echo "run failed (np $2, $1):" >&2; tail run.log >&2; return 1; }
+  local how=${3:-auto}
+  [ "$how" = auto ] && how=
+  PAPI_MPIT_REPORT_COLLECT=$how PAPI_MPIT_REPORT_LIBDIR=$1 timeout 600 $MPIRUN $MPIRUN_OPTS \
+    -x PAPI_MPIT_REPORT_LIBDIR -x PAPI_MPIT_REPORT_COLLECT -np "$2" \
+    "$tool" -q -o out $app >run.log 2>&1 || { echo "run failed (np $2, $1):" >&2; tail run.log >&2; return 1; }
   python3 -c 'import json; r = json.load(open("out/report.json")); print(r["tool_s"]["collection"], r.get("collection_bytes", "-"))'
 }
 
@@ -45,18 +56,18 @@ summary() {
     printf "  %-5s %9.4f s (%.4f..%.4f)  %s bytes collected\n", n, med, v[1], v[NR], b }'
 }
 
-echo "$flavor, $runs runs per rank count, tool_s.collection (median, spread), $(nproc) cores"
+echo "$flavor, $app, $runs runs per rank count, tool_s.collection (median, spread), $(nproc) cores"
 echo "mpirun ${MPIRUN_OPTS:-(no options)}"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for np in $counts; do
-  : >"new.$np"
+  for m in $modes; do : >"new.$m.$np"; done
   [ -n "${OLD_LIBDIR:-}" ] && : >"old.$np"
   for ((i = 0; i < runs; i++)); do
-    one_run "$new_libdir" "$np" >>"new.$np" || exit 1
+    for m in $modes; do one_run "$new_libdir" "$np" "$m" >>"new.$m.$np" || exit 1; done
     [ -n "${OLD_LIBDIR:-}" ] && { one_run "$OLD_LIBDIR" "$np" >>"old.$np" || exit 1; }
   done
   echo "np $np"
-  summary tree "new.$np"
+  for m in $modes; do summary "$m" "new.$m.$np"; done
   [ -n "${OLD_LIBDIR:-}" ] && summary old "old.$np"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -39,6 +39,41 @@
  * The receives posted when counting starts (two per child, one from the
  * parent) and kept during the run (one per child: at most log2(P), on rank
  * 0) show where the posted-queue length counts every communicator (MPICH).
+ *
+ * Real bytes in the gather (issue 41).  In the gather both ends of every
+ * message have stopped counting: a child sends only after its subtree
+ * stopped and its parent's go came.  So the tool's own reads (its event
+ * sets, stopped in report_finish; the matrix and the unexpected-by-sender
+ * rows, read at the window's close; the sampler and the event log, stopped
+ * before) cannot see the records, whatever they weigh.  What can is every
+ * reader that comes after the gather, all of them in or after MPI_Finalize:
+ * - Open MPI's SPC dump (mpi_spc_dump_enabled, 4.1, 5.0 and 6.0) prints
+ *   BYTES_SENT_USER / BYTES_RECEIVED_USER in MPI_Finalize: a send of real
+ *   bytes on our communicator has a tag >= 0, so it is a user byte there
+ *   (ctests/report_spc_compare.py holds the report to that dump exactly);
+ * - Open MPI's monitoring (pml_monitoring_enable, its output at
+ *   MPI_Finalize, and the per-peer pvars) counts every byte to every peer;
+ * - the program's own event sets, where it reads them in or after
+ *   MPI_Finalize (PAPI_hl at exit; TAU and hpcrun wrap MPI_Finalize too):
+ *   they see what the MPI counted up to the component's finalize hook,
+ *   which runs inside PMPI_Finalize, after us.
+ * Those three count bytes only where this MPI has a counter of bytes: an
+ * SPC, its monitoring, a source of the portable BYTES_SENT/BYTES_RECEIVED.
+ * Unexpected messages stay out as before: every real-byte message goes
+ * into a receive posted before the zero-byte go that lets it leave, and
+ * the go itself into one posted before "stopped" (or before the head).
+ * Message counts (OMPI_SPC_SEND and the like, the monitoring's message
+ * counts) were never kept clean: the zero-byte design sent more messages.
+ * So each parent decides (bytes_unseen): real bytes where no counter of
+ * bytes exists (Open MPI without SPCs and with its monitoring off, MPICH:
+ * its pvars are queue lengths and match counts, its events unexpected
+ * messages), zero-byte messages where one does, since what Open MPI
+ * prints in MPI_Finalize is a figure a user reads (an SPC build, --matrix).
+ * The parent tells its children in the first go's tag (GO_BYTES, or
+ * TAG_GO_BYTES where tags are narrow), so both ends always agree.  In real
+ * bytes a child sends its head (16 bytes) into a receive posted before the
+ * first go, then its subtree's records, one message a gigabyte, each into
+ * a receive posted before the go that asks for it.
  */
 #include <mpi.h>
 
@@ -57,8 +92,14 @@
 #define TAG_DOWN     4 /* parent to child: every rank is counting */
 #define TAG_DONE     5 /* parent to child: collected, go on to MPI_Finalize */
 #define MAX_CHILDREN 32
-#define CHUNK        4096 /* words per go: bounds the receives posted at once */
-#define HEAD_BYTES   16   /* sent first: the subtree's size, its reference's hash */
+#define CHUNK        4096      /* words per go: bounds the receives posted at once */
+#define HEAD_BYTES   16        /* sent first: the subtree's size, its reference's hash */
+#define TAG_HEAD     6         /* child to parent, real bytes: the head */
+#define TAG_DATA     7         /* child to parent, real bytes: the records */
+#define TAG_GO_BYTES 8         /* first go where tags are narrow: send real bytes */
+#define GO_BYTES     0x800000  /* in the first go's 24-bit tag: send real bytes */
+#define GO_HASH      0x7fffff  /* the rest of it: the parent's template's hash */
+#define BYTES_CHUNK  (1 << 30) /* bytes per go in real bytes: an int's count */
 
 /* no initialisers from MPI: its handles are looked up after MPI_Init
  * (report_handles.h); have_comm says whether comm is ours */
@@ -215,6 +256,102 @@ static unsigned long long recv_subtree(int child, records_buf_t *buf, int first_
     return get_u64(head + 8);
 }
 
+/* Real bytes: the head into a receive posted before the first go, then the
+ * records, a receive posted before each go (one go up to 1 GiB). */
+static void send_subtree_bytes(const char *s, size_t len, unsigned long long ref_hash)
+{
+    unsigned char head[HEAD_BYTES];
+    put_u64(head, len);
+    put_u64(head + 8, ref_hash);
+    MPI_Request go = MPI_REQUEST_NULL;
+    if (len) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_GO, comm, &go);
+    PMPI_Send(head, HEAD_BYTES, MPI_BYTE, parent, TAG_HEAD, comm);
+    for (size_t off = 0; off < len;) {
+        size_t n = len - off < BYTES_CHUNK ? len - off : BYTES_CHUNK;
+        PMPI_Wait(&go, MPI_STATUS_IGNORE);
+        if (off + n < len) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_GO, comm, &go);
+        PMPI_Send(s + off, (int)n, MPI_BYTE, parent, TAG_DATA, comm);
+        off += n;
+    }
+}
+
+static unsigned long long recv_subtree_bytes(int child, records_buf_t *buf, int first_go)
+{
+    unsigned char head[HEAD_BYTES];
+    MPI_Request r;
+    PMPI_Irecv(head, HEAD_BYTES, MPI_BYTE, child, TAG_HEAD, comm, &r);
+    PMPI_Send(NULL, 0, MPI_BYTE, child, first_go, comm);
+    PMPI_Wait(&r, MPI_STATUS_IGNORE);
+    size_t len = (size_t)get_u64(head);
+    char *s = realloc(buf->s, len + 1);
+    if (!s) abort(); /* the child is waiting: no way to tell it */
+    buf->s = s;
+    buf->cap = len + 1;
+    buf->len = len;
+    for (size_t off = 0; off < len;) {
+        size_t n = len - off < BYTES_CHUNK ? len - off : BYTES_CHUNK;
+        PMPI_Irecv(s + off, (int)n, MPI_BYTE, child, TAG_DATA, comm, &r);
+        PMPI_Send(NULL, 0, MPI_BYTE, child, TAG_GO, comm);
+        PMPI_Wait(&r, MPI_STATUS_IGNORE);
+        off += n;
+    }
+    s[len] = '\0';
+    return get_u64(head + 8);
+}
+
+/* 1 when the running MPI publishes a variable of this name (MPI_T, through
+ * the PMPI_T_ names: quiet, unlike a PAPI lookup, whose misses the
+ * component explains) */
+static int has_counter(const char *name)
+{
+    /* of any class: Open MPI 4.1 publishes its SPCs as class 2 (LEVEL) */
+    static const int classes[] = {MPI_T_PVAR_CLASS_STATE,         MPI_T_PVAR_CLASS_LEVEL,
+                                  MPI_T_PVAR_CLASS_SIZE,          MPI_T_PVAR_CLASS_PERCENTAGE,
+                                  MPI_T_PVAR_CLASS_HIGHWATERMARK, MPI_T_PVAR_CLASS_LOWWATERMARK,
+                                  MPI_T_PVAR_CLASS_COUNTER,       MPI_T_PVAR_CLASS_AGGREGATE,
+                                  MPI_T_PVAR_CLASS_TIMER,         MPI_T_PVAR_CLASS_GENERIC};
+    int idx;
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (PMPI_T_pvar_get_index(name, classes[i], &idx) == MPI_SUCCESS) return 1;
+    return 0;
+}
+
+/* the value of an integer control variable, 0 where there is none */
+static int cvar_int(const char *name)
+{
+    int idx, n = 0, v = 0;
+    MPI_T_cvar_handle h;
+    if (PMPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS) return 0;
+    if (PMPI_T_cvar_handle_alloc(idx, NULL, &h, &n) != MPI_SUCCESS) return 0;
+    if (n != 1 || PMPI_T_cvar_read(h, &v) != MPI_SUCCESS) v = 0;
+    PMPI_T_cvar_handle_free(&h);
+    return v;
+}
+
+/* Whether real bytes stay out of every counter read after the gather (the
+ * file's header says which those are): no, where this MPI counts bytes at
+ * all (an Open MPI SPC build, or its monitoring on: MPICH counts no
+ * bytes), since Open MPI reads them again in MPI_Finalize (the SPC
+ * dump, the monitoring's output, the component's last values of the
+ * program's own event sets).  PAPI_MPIT_REPORT_COLLECT=tags|bytes decides
+ * instead (for bench/report_collection.sh). */
+static int bytes_unseen(void)
+{
+    const char *how = getenv("PAPI_MPIT_REPORT_COLLECT");
+    if (how && strcmp(how, "tags") == 0) return 0;
+    if (how && strcmp(how, "bytes") == 0) return 1;
+    const char *mon = getenv("OMPI_MCA_pml_monitoring_enable");
+    if (mon && atoi(mon)) return 0;
+    int provided, unseen = 0;
+    if (PMPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return 0; /* cannot tell */
+    /* an SPC build counts bytes (its dump and the program's sets read them
+     * again in MPI_Finalize); so does the monitoring, when it is on */
+    unseen = !has_counter("runtime_spc_OMPI_SPC_BYTES_SENT_USER") &&
+             !has_counter("runtime_spc_OMPI_SPC_BYTES_SENT_MPI") && cvar_int("pml_monitoring_enable") == 0;
+    PMPI_T_finalize();
+    return unseen;
+}
+
 char *collect_gather(const char *mine, int len, size_t *total)
 {
     *total = 0;
@@ -240,13 +377,20 @@ char *collect_gather(const char *mine, int len, size_t *total)
      * reason again on every edge of the tree. */
     records_buf_t out = {0}, last = {0}, child = {0}, templ = {0};
     size_t pos = 0;
-    records_put(&out, NULL, mine, (size_t)(len > 0 ? len : 0));
+    records_buf_t compact = {0}; /* the matrix row in runs */
+    records_compact_rows(mine, (size_t)(len > 0 ? len : 0), &compact);
+    records_put(&out, NULL, compact.s, compact.len);
+    records_free(&compact);
     records_get(out.s, out.len, &pos, NULL, &last);
     records_template(last.s, last.len, &templ);
     unsigned long long hash = records_hash(&templ);
-    int go_tag = word_bytes == 3 ? (int)(hash & 0xffffff) : TAG_GO;
+    int go_tag = word_bytes == 3 ? (int)(hash & GO_HASH) : TAG_GO;
+    /* how our children send: decided here, told in the first go */
+    int bytes = nchildren && bytes_unseen();
+    int first_go = !bytes ? go_tag : word_bytes == 3 ? go_tag | GO_BYTES : TAG_GO_BYTES;
     for (int c = 0; c < nchildren; c++) {
-        unsigned long long ref = recv_subtree(children[c], &child, go_tag);
+        unsigned long long ref = bytes ? recv_subtree_bytes(children[c], &child, first_go)
+                                       : recv_subtree(children[c], &child, first_go);
         if ((!ref || ref == hash) && records_join(&out, &last, child.s, child.len, ref ? &templ : NULL) >= 0)
             continue;
         /* malformed: its ranks get empty records, so the others keep their place */
@@ -262,7 +406,8 @@ char *collect_gather(const char *mine, int len, size_t *total)
         MPI_Status st;
         PMPI_Wait(&go, &st);
         unsigned long long ref = 0;
-        if (word_bytes == 3 && st.MPI_TAG == go_tag) { /* our first record against our template */
+        int parent_bytes = word_bytes == 3 ? (st.MPI_TAG & GO_BYTES) != 0 : st.MPI_TAG == TAG_GO_BYTES;
+        if (word_bytes == 3 && (st.MPI_TAG & GO_HASH) == go_tag) { /* our first record against our template */
             records_buf_t rebased = {0};
             last = templ; /* records_join's "record before" */
             templ = (records_buf_t){0};
@@ -276,7 +421,10 @@ char *collect_gather(const char *mine, int len, size_t *total)
             records_free(&last);
         }
         records_free(&templ);
-        send_subtree(out.s, out.len, ref);
+        if (parent_bytes)
+            send_subtree_bytes(out.s, out.len, ref);
+        else
+            send_subtree(out.s, out.len, ref);
         done_req = done;
         records_free(&out);
         return NULL;

@@ -216,3 +216,61 @@ unsigned long long records_hash(const records_buf_t *t)
     for (size_t i = 0; i < t->len; i++) h = (h ^ (unsigned char)t->s[i]) * 0x100000001b3ULL;
     return h;
 }
+
+/* "T\t" line cells receiver:msgs:bytes, ascending: a run of consecutive
+ * receivers with the same msgs:bytes becomes first-last:msgs:bytes */
+static void compact_cells(records_buf_t *out, const char *s, size_t len)
+{
+    const char *sep = "";
+    size_t i = 0;
+    while (i < len) {
+        const char *end = memchr(s + i, ',', len - i);
+        size_t l = end ? (size_t)(end - (s + i)) : len - i;
+        const char *colon = memchr(s + i, ':', l);
+        if (!colon) { /* not a cell: left as is */
+            put(out, sep, strlen(sep)), put(out, s + i, l);
+            sep = ",", i += l + 1;
+            continue;
+        }
+        long first = strtol(s + i, NULL, 10), last = first;
+        size_t vlen = l - (size_t)(colon - (s + i)); /* ":msgs:bytes" */
+        size_t j = i + l + 1;
+        while (j < len) { /* the next cell: last + 1 with the same values? */
+            const char *e2 = memchr(s + j, ',', len - j);
+            size_t l2 = e2 ? (size_t)(e2 - (s + j)) : len - j;
+            const char *c2 = memchr(s + j, ':', l2);
+            if (!c2 || strtol(s + j, NULL, 10) != last + 1 || l2 - (size_t)(c2 - (s + j)) != vlen ||
+                memcmp(c2, colon, vlen))
+                break;
+            last++;
+            j += l2 + 1;
+        }
+        char b[48];
+        int n = last > first ? snprintf(b, sizeof b, "%s%ld-%ld", sep, first, last)
+                             : snprintf(b, sizeof b, "%s%ld", sep, first);
+        put(out, b, (size_t)n);
+        put(out, colon, vlen);
+        sep = ",";
+        i = j;
+    }
+}
+
+void records_compact_rows(const char *rec, size_t len, records_buf_t *out)
+{
+    size_t n = 0;
+    line_t *l = split(rec, len, &n);
+    out->len = 0;
+    put(out, "", 0);
+    for (size_t k = 0; k < n; k++) {
+        const char *tab = l[k].len > 2 ? memchr(l[k].s + 2, '\t', l[k].len - 2) : NULL;
+        if (l[k].s[0] == 'T' && l[k].s[1] == '\t' && tab) {
+            put(out, "T\t", 2);
+            compact_cells(out, l[k].s + 2, (size_t)(tab - (l[k].s + 2)));
+            put(out, tab, l[k].len - (size_t)(tab - l[k].s));
+        } else {
+            put(out, l[k].s, l[k].len);
+        }
+        put(out, "\n", 1);
+    }
+    free(l);
+}

@@ -40,4 +40,10 @@ int records_join(records_buf_t *out, records_buf_t *last, const char *seq, size_
 void records_template(const char *rec, size_t len, records_buf_t *t);
 unsigned long long records_hash(const records_buf_t *t);
 
+/* rec with its program matrix row ("T\t" line: receiver:msgs:bytes cells)
+ * in runs: consecutive receivers with the same messages and bytes as
+ * first-last:msgs:bytes (site_job.c reads both), into out (replaced).  A
+ * dense row of equal messages is then two cells, not one per peer. */
+void records_compact_rows(const char *rec, size_t len, records_buf_t *out);
+
 #endif

@@ -195,10 +195,15 @@ static void p2p_line(sites_job_t *j, int rank, char *cells, char *other)
         if (next) *next++ = '\0';
         char *q[3];
         if (report_split(p, ':', q, 3) != 3) continue;
-        site_cell_t *c = grow(j->cells, &j->cap_cells, j->ncells + 1, sizeof *c);
+        /* "a-b": receivers a to b alike (report_records.c, records_compact_rows) */
+        char *dash = strchr(q[0], '-');
+        int first = atoi(q[0]), last = dash ? atoi(dash + 1) : first;
+        if (last < first || last >= j->nprocs) continue;
+        site_cell_t *c = grow(j->cells, &j->cap_cells, j->ncells + (last - first + 1), sizeof *c);
         if (!c) return;
         j->cells = c;
-        c[j->ncells++] = (site_cell_t){rank, atoi(q[0]), strtoll(q[1], NULL, 10), strtoll(q[2], NULL, 10)};
+        for (int r = first; r <= last; r++)
+            c[j->ncells++] = (site_cell_t){rank, r, strtoll(q[1], NULL, 10), strtoll(q[2], NULL, 10)};
     }
 }
 
