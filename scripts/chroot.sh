@@ -21,8 +21,9 @@ CACHE=$(sh "$here/cache-dir.sh")
 packages() {
   case $1 in
     trixie | sid)
-      # libdw, jansson: the report tool's interposer links them (call sites)
-      echo openmpi-bin libopenmpi-dev mpich libmpich-dev gcc libc6-dev python3 libpfm4 procps libdw-dev libjansson-dev ;;
+      # libdw, jansson: the report tool's interposer links them (call sites);
+      # gfortran: the Fortran call sites on each suite's MPIs
+      echo openmpi-bin libopenmpi-dev mpich libmpich-dev gcc libc6-dev python3 libpfm4 procps libdw-dev libjansson-dev gfortran ;;
     *) echo "chroot: no package list for suite '$1'" >&2; return 1 ;;
   esac
 }

@@ -25,12 +25,12 @@ report_tool() {
 
 # mpi_fortran: the flavor's Fortran compiler wrapper in $fc, once it has built
 # a `use mpi` program in the current directory; else 1, with the reason in
-# $fc_why (the standard ABI has no Fortran binding, the chroots no gfortran,
-# the SPC and events rebuilds are configured without Fortran).
+# $fc_why (the standard ABI has no Fortran binding, the SPC and events
+# rebuilds are configured without Fortran).
 mpi_fortran() {
   case $MPICC in
-    *_abi) fc_why="the standard ABI has no Fortran binding"; return 1 ;;
-    */distro/*-mpicc) fc_why="the distribution chroot has no Fortran compiler (scripts/chroot.sh installs no gfortran)"; return 1 ;;
+    *_abi | */distro/*-abi-*-mpicc) fc_why="the standard ABI has no Fortran binding"; return 1 ;;
+    */distro/*-mpicc) fc=${MPICC%-mpicc}-mpifort ;; # gfortran in the suite's chroot
     mpicc.*) fc=mpifort.${MPICC#mpicc.} ;;
     */mpicc) fc=${MPICC%/mpicc}/mpifort ;;
     *) fc=mpifort ;;

@@ -35,11 +35,14 @@ case $tool in
       exec "${chroot_run[@]}" $ABI_CC "$@" $ABI_LINK
     fi
     exec "${chroot_run[@]}" "$cc" "$@" ;;
+  mpifort) # the suite's gfortran through the MPI's wrapper (no standard-ABI Fortran)
+    [ "$cc" != abi ] || { echo "$name: the standard ABI has no Fortran binding" >&2; exit 2; }
+    exec "${chroot_run[@]}" "${cc/mpicc/mpifort}" "$@" ;;
   mpirun)
     [ -z "$abi" ] || export LD_LIBRARY_PATH=$abi${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     exec "${chroot_run[@]}" "$run" "$@" ;;
   exec) # any command, as the flavor's programs run (ldd, a PAPI utility)
     [ -z "$abi" ] || export LD_LIBRARY_PATH=$abi${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     exec "${chroot_run[@]}" "$@" ;;
-  *) echo "$name: no tool '$tool' (mpicc, mpirun, exec)" >&2; exit 2 ;;
+  *) echo "$name: no tool '$tool' (mpicc, mpifort, mpirun, exec)" >&2; exit 2 ;;
 esac
