@@ -43,7 +43,7 @@ for p in report_sites_f report_app_f report_app_f08 report_kinds_f; do
   rc=$?
   [ $rc = 0 ] && ok "$p: exit 0" || { fail "$p: exit $rc"; cat $p.err; continue; }
   if grep -q "could not see\|no call site" $p.err; then fail "$p: the console says calls went unseen"; cat $p.err; fi
-  python3 - "$here/$p.f90" out-$p/report.json <<'PY' || fails=$((fails + 1))
+  python3 - "$here/$p.f90" out-$p/report.json "$(objdump --dwarf=decodedline $p | awk -v f=$p.f90 '$1 == f && $4 == "x" { print $2 }' | sort -un | tr '\n' ' ')" <<'PY' || fails=$((fails + 1))
 import json, os, re, sys
 src, name = sys.argv[1], os.path.basename(sys.argv[1])
 lines = {}
@@ -76,13 +76,31 @@ else:  # report_sites_f.f90's header says what these are
                  "tfree": ("MPI_Type_free", 2, 0, 0), "cfree": ("MPI_Comm_free", 2, 0, 0),
                  "cfree2": ("MPI_Comm_free", 2, 0, 0)}
     mwant = {(0, 1): (4, 56), (1, 0): (3, 88)}
-want = {(c, name, lines[k]): tuple(v) for k, (c, *v) in by_marker.items() if k in lines}
+# the lines the compiler's line table has a statement row for: a call on a
+# line without one (gfortran 14 with Open MPI 5's `use mpi` writes none for
+# calls inside a loop or an if) can only be named by a neighbouring row, so
+# those are checked by call, their counts summed
+rows = {int(x) for x in sys.argv[3].split()}
+want = {(c, name, lines[k]): tuple(v) for k, (c, *v) in by_marker.items() if k in lines and lines[k] in rows}
+unplaced = [(c, v) for k, (c, *v) in by_marker.items() if k in lines and lines[k] not in rows]
 r = json.load(open(sys.argv[2]))
 got = {(s["call"], os.path.basename(s["file"] or ""), s["line"]): (s["calls"], s["bytes_sent"], s["bytes_received"])
        for s in r["call_sites"]["sites"]}
 def same(g, w):  # calls None: any number (MPI_Waitsome returns what is done)
     return g is not None and w is not None and (w[0] is None and g[0] > 0 or g[0] == w[0]) and g[1:] == w[1:]
 bad = {k: (got.get(k), want.get(k)) for k in set(got) | set(want) if not same(got.get(k), want.get(k))}
+def by_call(items):
+    t = {}
+    for c, v in items:
+        a = t.setdefault(c, [0, 0, 0])
+        for i in range(3):
+            a[i] += v[i] or 0
+    return t
+if unplaced:
+    pool = [(k[0], g) for k, (g, w) in bad.items() if w is None]
+    if by_call(pool) == by_call(unplaced):
+        bad = {k: gw for k, gw in bad.items() if gw[1] is not None}
+        print(f"note: {name}: {len(unplaced)} calls on lines without a row in the line table, counts exact by call: {sorted(by_call(unplaced))}")
 print(f"ok: {name}: {len(want)} sites at their lines" if not bad else f"FAIL: {name}: sites (got, want): {bad}")
 cells = {(c["sender"], c["receiver"]): (c["messages"], c["bytes"]) for c in r["program_matrix"]["cells"]}
 mbad = cells != mwant
