@@ -14,6 +14,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 report_tool || exit 1
+# Debian 12's cp2k and quantum-espresso are built for its own Open MPI
+[ "$FLAVOR" = openmpi ] || { echo "SKIP $FLAVOR: Debian 12's CP2K and Quantum ESPRESSO run on Debian 12's Open MPI (flavor openmpi)"; exit 77; }
 test_workdir report-apps || exit 1
 export OMP_NUM_THREADS=1
 np=3

@@ -131,7 +131,7 @@ def coll_after(row, fortran=False):
         payload = "0"
     # MPI_IN_PLACE: the send side's count and datatype are not used
     if "count" in r and r["count"].startswith("send") or "counts" in r and r["counts"].startswith("send"):
-        in_place = f"sites_f_in_place({sendbuf})" if fortran else f"{sendbuf} == MPI_IN_PLACE"
+        in_place = f"sites_f_in_place(sp, {sendbuf})" if fortran else f"{sendbuf} == MPI_IN_PLACE"
         payload = f"({in_place} ? 0 : {payload})"
     # read only at the root: elsewhere these arguments may be anything
     if ROOT_SENDS.match(row["name"]):
@@ -186,9 +186,11 @@ def wrapper(row, idx):
 
 
 # ---- Fortran entry points (site_fortran.h): every row in the five spellings
-# of the Fortran bindings, each calling the MPI's own Fortran entry below it.
+# of the Fortran bindings, each calling the MPI's own Fortran entry below it,
+# and a call with a buffer in a sixth: Open MPI 6.0's mpi_f08 passes the
+# buffer as a TS 29113 descriptor to mpi_send_f08ts_ (passed on untouched).
 F_SPELLINGS = [("SITES_F_US", "{l}_"), ("SITES_F_US2", "{l}__"), ("SITES_F_PLAIN", "{l}"),
-               ("SITES_F_UPPER", "{u}"), ("SITES_F_F08", "{l}_f08_")]
+               ("SITES_F_UPPER", "{u}"), ("SITES_F_F08", "{l}_f08_"), ("SITES_F_F08TS", "{l}_f08ts_")]
 F_HANDLES = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Win": "Win"}
 F_INTS = ("count", "scount", "peer", "speer", "rpeer", "tag", "rtag", "root", "target", "n")
 # the request is the MPI's before the call (converted then), else made by it
@@ -318,6 +320,8 @@ def fwrapper(row, idx):
     lines.append("}")
     low, up = name.lower(), name.upper()
     for sp, pat in F_SPELLINGS:
+        if sp == "SITES_F_F08TS" and not any("void" in p["decl"] for p in params):
+            continue
         sym = pat.format(l=low, u=up)
         lines.append(f"void {sym}({fproto});")
         lines.append(f"void {sym}({fproto}) {{ fw_{name}({sp}, __builtin_return_address(0), {args}); }}")

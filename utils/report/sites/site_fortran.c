@@ -34,7 +34,7 @@ static void spell(char *out, size_t len, int fn, int sp, const char *prefix)
     for (const char *s = name + 3; *s && i + 1 < sizeof base; s++) /* after "MPI" */
         base[i++] = (char)(sp == SITES_F_UPPER ? toupper((unsigned char)*s) : tolower((unsigned char)*s));
     base[i] = 0;
-    static const char *const tail[SITES_F_SPELLINGS] = {"_", "__", "", "", "_f08_"};
+    static const char *const tail[SITES_F_SPELLINGS] = {"_", "__", "", "", "_f08_", "_f08ts_"};
     if (sp == SITES_F_UPPER)
         snprintf(out, len, "P%s%s", "MPI", base);
     else
@@ -48,8 +48,13 @@ void *sites_f_next(int fn, int sp)
     char name[128];
     spell(name, sizeof name, fn, sp, "pmpi");
     f = dlsym(RTLD_NEXT, name);
-    if (!f && sp == SITES_F_F08) { /* MPICH's f08 layer: pmpir_barrier_f08_ */
+    if (!f && (sp == SITES_F_F08 || sp == SITES_F_F08TS)) { /* MPICH's f08 layer: pmpir_barrier_f08_ */
         spell(name, sizeof name, fn, sp, "pmpir");
+        f = dlsym(RTLD_NEXT, name);
+    }
+    /* no profiling name: the MPI's own entry (its calls below are this one's) */
+    if (!f && sp == SITES_F_F08TS) {
+        spell(name, sizeof name, fn, sp, "mpi");
         f = dlsym(RTLD_NEXT, name);
     }
     /* threads racing here store the same address */
@@ -129,7 +134,12 @@ void sites_f_status_c(const MPI_Fint *f, MPI_Status *c)
     PMPI_Status_f2c(f, c);
 }
 
-int sites_f_in_place(const void *buf) { return is_sentinel(in_place, 3, ip_sym, buf); }
+int sites_f_in_place(int sp, const void *buf)
+{
+    /* a TS 29113 descriptor's first member is the data's address */
+    if (sp == SITES_F_F08TS) buf = buf ? *(const void *const *)buf : NULL;
+    return is_sentinel(in_place, 3, ip_sym, buf);
+}
 
 long long sites_f_payload_w(const MPI_Fint counts[], const MPI_Fint types[], MPI_Comm comm)
 {

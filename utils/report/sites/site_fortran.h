@@ -30,7 +30,15 @@
 #define SITES_F_WRAPPED 1
 
 /* the spellings, in this order (sites_f_next's sp) */
-enum { SITES_F_US, SITES_F_US2, SITES_F_PLAIN, SITES_F_UPPER, SITES_F_F08, SITES_F_SPELLINGS };
+enum {
+    SITES_F_US,
+    SITES_F_US2,
+    SITES_F_PLAIN,
+    SITES_F_UPPER,
+    SITES_F_F08,
+    SITES_F_F08TS, /* Open MPI 6.0's mpi_f08 calls with a buffer (a TS 29113 descriptor) */
+    SITES_F_SPELLINGS
+};
 
 /* A Fortran status, in MPI_Fint (the f08 type has the same size) */
 #if defined(MPI_F_STATUS_SIZE)
@@ -48,8 +56,8 @@ void sites_f_missing(int fn, int sp, MPI_Fint *ierr);
  * MPI_STATUS_IGNORE; and the C status of a Fortran one. */
 MPI_Fint *sites_f_status(MPI_Fint *own, MPI_Fint *given);
 void sites_f_status_c(const MPI_Fint *f, MPI_Status *c);
-/* 1 when buf is the Fortran MPI_IN_PLACE (mpif.h, use mpi or mpi_f08) */
-int sites_f_in_place(const void *buf);
+/* 1 when buf (of spelling sp) is the Fortran MPI_IN_PLACE (mpif.h, use mpi or mpi_f08) */
+int sites_f_in_place(int sp, const void *buf);
 /* an Alltoallw's send side from Fortran counts and datatypes */
 long long sites_f_payload_w(const MPI_Fint counts[], const MPI_Fint types[], MPI_Comm comm);
 
