@@ -54,6 +54,15 @@ expect() {
   fi
   local rc=$? ours
   ours=$(grep -c '^papi-mpit-report:' "$name.err")
+  if [ "$prrte" = yes ] && [ "${name%%-*}" = mpirun ] && [ $rc != 0 ] && [ "$ours" = 0 ]; then
+    # PRRTE, ending the job at the rank's exit, now and then drops what the
+    # rank wrote just before (seen once in ~40 runs on a loaded machine):
+    # its output forwarding, not the script; once more
+    echo "note: $name: PRRTE forwarded none of the rank's stderr (exit $rc): run again"
+    "$@" >"$name.out" 2>"$name.err"
+    rc=$?
+    ours=$(grep -c '^papi-mpit-report:' "$name.err")
+  fi
   if [ $rc = "$want" ] && [ "$ours" = 1 ] && grep -Eq "^papi-mpit-report: $pat" "$name.err" \
     && ! grep -q '^usage:' "$name.err" && ! grep -q . "$name.out"; then
     ok "$name: exit $rc, one line: $(grep '^papi-mpit-report:' "$name.err")"
