@@ -361,6 +361,18 @@ def guard(row):
     return " && ".join(g)
 
 
+def emit(out, rows, make):
+    """Each row's wrapper made by make, inside its row's #if guard."""
+    for i, row in enumerate(rows):
+        g = guard(row)
+        if g:
+            out.write(f"#if {g}\n")
+        out.write(make(row, i) + "\n")
+        if g:
+            out.write("#endif\n")
+        out.write("\n")
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit("usage: gen-wrappers.py TABLE OUT.c OUT-names.h")
@@ -369,23 +381,9 @@ def main():
     with open(sys.argv[2], "w", encoding="utf-8") as out:
         out.write(head)
         out.write("#include <mpi.h>\n\n#include <stdint.h>\n\n#include \"report_handles.h\"\n#include \"site_comms.h\"\n#include \"site_fortran.h\"\n#include \"site_table.h\"\n\n")
-        for i, row in enumerate(rows):
-            g = guard(row)
-            if g:
-                out.write(f"#if {g}\n")
-            out.write(wrapper(row, i) + "\n")
-            if g:
-                out.write("#endif\n")
-            out.write("\n")
+        emit(out, rows, wrapper)
         out.write("/* ---- the Fortran entry points (site_fortran.h) */\n#if defined(SITES_F_WRAPPED)\n\n")
-        for i, row in enumerate(rows):
-            g = guard(row)
-            if g:
-                out.write(f"#if {g}\n")
-            out.write(fwrapper(row, i) + "\n")
-            if g:
-                out.write("#endif\n")
-            out.write("\n")
+        emit(out, rows, fwrapper)
         out.write("#endif\n")
     with open(sys.argv[3], "w", encoding="utf-8") as out:
         out.write(head)
