@@ -239,16 +239,23 @@ static void send_subtree(const char *s, size_t len, unsigned long long ref_hash)
 /* from a child: its subtree's records into *buf (replaced), and the hash of
  * what their first is written against; the first go's tag tells the child
  * first_go (our template's hash) */
-static unsigned long long recv_subtree(int child, records_buf_t *buf, int first_go)
+/* buf made to hold a subtree's records of len bytes and their end */
+static char *sized(records_buf_t *buf, size_t len)
 {
-    unsigned char head[HEAD_BYTES];
-    recv_words(child, head, HEAD_BYTES, 0, (int)words_of(HEAD_BYTES), first_go);
-    size_t len = (size_t)get_u64(head);
     char *s = realloc(buf->s, len + 1);
     if (!s) abort(); /* the child is waiting: no way to tell it */
     buf->s = s;
     buf->cap = len + 1;
     buf->len = len;
+    return s;
+}
+
+static unsigned long long recv_subtree(int child, records_buf_t *buf, int first_go)
+{
+    unsigned char head[HEAD_BYTES];
+    recv_words(child, head, HEAD_BYTES, 0, (int)words_of(HEAD_BYTES), first_go);
+    size_t len = (size_t)get_u64(head);
+    char *s = sized(buf, len);
     size_t nwords = words_of(len);
     for (size_t w = 0; w < nwords; w += CHUNK)
         recv_words(child, (unsigned char *)s, len, w, (int)(nwords - w < CHUNK ? nwords - w : CHUNK), TAG_GO);
@@ -283,11 +290,7 @@ static unsigned long long recv_subtree_bytes(int child, records_buf_t *buf, int 
     PMPI_Send(NULL, 0, MPI_BYTE, child, first_go, comm);
     PMPI_Wait(&r, MPI_STATUS_IGNORE);
     size_t len = (size_t)get_u64(head);
-    char *s = realloc(buf->s, len + 1);
-    if (!s) abort(); /* the child is waiting: no way to tell it */
-    buf->s = s;
-    buf->cap = len + 1;
-    buf->len = len;
+    char *s = sized(buf, len);
     for (size_t off = 0; off < len;) {
         size_t n = len - off < BYTES_CHUNK ? len - off : BYTES_CHUNK;
         PMPI_Irecv(s + off, (int)n, MPI_BYTE, child, TAG_DATA, comm, &r);
