@@ -5,6 +5,10 @@
  * parent joins a child's sequence (every record decoded once) and read back.
  *   cc -O2 -Iutils/report/collect bench/records_cost.c utils/report/collect/report_records.c -o records_cost
  *   ./records_cost [N]      (default 65536)
+ *   ./records_cost N SITES  each record also has SITES call-site lines like
+ *                           bench/collection_app.c's (site_record.c's form:
+ *                           a send-receive to each neighbour, times that
+ *                           differ from rank to rank) and its dense row
  * Prints bytes per record and ns per record for each step. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,15 +43,37 @@ static int record(char *buf, size_t cap, int r)
     return n;
 }
 
+/* rank r's call-site lines, of nsites sites, and its matrix row (a dense
+ * row of equal messages, in runs as records_compact_rows writes it) */
+static int site_lines(char *buf, size_t cap, int r, int nranks, int nsites)
+{
+    int n = 0;
+    unsigned x = 2654435761u * (unsigned)(r + 1);
+    for (int k = 0; k < nsites; k++) {
+        int calls = k % 4 + 1;
+        x = x * 1103515245u + 12345u;
+        long long ns = 2000 * calls + x % 90000, mx = ns / calls + x % 700, mn = ns / calls / 2;
+        n += snprintf(buf + n, cap - (size_t)n,
+                      "C\t/home/user/run/collection_app\t%x\t%d\t4:%d\t%d:%d:%d,%d:%d:%d\t"
+                      "%d:%lld:%d:%d:%d:%d:%u:%lld:%lld\t-\t-\t-\t-\n",
+                      0x1a40 + 0x5c * k, 52, calls, (r + 1) % nranks, calls, 8 * calls,
+                      (r + nranks - 1) % nranks, 0, 0, calls, ns, calls, 8 * calls, calls, 8 * calls, x >> 31,
+                      mx, mn);
+    }
+    n += snprintf(buf + n, cap - (size_t)n, "T\t0-%d:1:8\t0\n", nranks - 1);
+    return n;
+}
+
 int main(int argc, char **argv)
 {
-    int n = argc > 1 ? atoi(argv[1]) : 65536;
-    char rec[8192], prev[8192] = "";
+    int n = argc > 1 ? atoi(argv[1]) : 65536, nsites = argc > 2 ? atoi(argv[2]) : 0;
+    static char rec[65536], prev[65536] = "";
     records_buf_t seq = {0}, out = {0}, last = {0}, p = {0}, c = {0};
     size_t full = 0;
     double t0 = now();
     for (int r = 0; r < n; r++) {
         int len = record(rec, sizeof rec, r);
+        len += site_lines(rec + len, sizeof rec - (size_t)len, r, n, nsites);
         full += (size_t)len;
         records_buf_t pb = {prev, strlen(prev), 0};
         records_put(&seq, r ? &pb : NULL, rec, (size_t)len);

@@ -49,11 +49,13 @@ for mode in deadlock mismatch collective; do
     # timeout sends SIGTERM to mpirun, then to its process group, mpirun
     # again: they mostly arrive as one, but when Open MPI's mpirun sees
     # two it takes the second as "abort now" and kills the ranks with
-    # SIGKILL before any has seen a signal (their watchdog states stay;
-    # under the launcher's own timeout below every rank writes); Hydra
-    # passes SIGTERM on once.  Otherwise every rank writes: a rank passes
-    # SIGTERM on only once the node's other ranks have written (issue 40)
-    [ "$nsig" = $np ] || { [ "$nsig" = 0 ] && [ "$FAMILY" = openmpi ]; } \
+    # SIGKILL, before any rank has seen a signal or once some have
+    # written (their watchdog states stay; under the launcher's own timeout
+    # below every rank writes); Hydra passes SIGTERM on once.  Otherwise
+    # every rank writes: a rank passes SIGTERM on only once the node's
+    # other ranks have written (issue 40; t_report_hang_term holds that 20
+    # times on a loaded machine)
+    [ "$nsig" = $np ] || [ "$FAMILY" = openmpi ] \
       || fail "$mode: $nsig of $np ranks wrote their state on SIGTERM"
     check_calls "$d" $mode $np
     check_merge "$d" $mode $np

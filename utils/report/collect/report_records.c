@@ -8,10 +8,15 @@
  *   "=N"      the next N lines are the previous record's
  *   "~VALUE"  the previous record's line with its last tab-separated field
  *             replaced by VALUE
- *   "\LINE"   LINE as is, when it starts with '=', '~' or '\'
+ *   "^M\tF.." the previous record's line with the fields whose bits are set
+ *             in M (hex, bit i: field i) replaced, in order, by F..: for
+ *             lines whose values sit between names (a call site's: its
+ *             module and offset first, its program line last)
+ *   "\LINE"   LINE as is, when it starts with '=', '~', '^' or '\'
  *   LINE      as is
- * and an empty line ends the record.  About 90 bytes a rank instead of 2.7 kB
- * for the default events of Open MPI 4.1.4.
+ * and an empty line ends the record (the shortest form is written).  About
+ * 90 bytes a rank instead of 2.7 kB for the default events of Open MPI
+ * 4.1.4.
  */
 #include "report_records.h"
 
@@ -58,7 +63,7 @@ static void put(records_buf_t *b, const char *s, size_t n)
 static line_t *split(const char *s, size_t len, size_t *n)
 {
     size_t count = 0;
-    for (size_t i = 0; i < len; i++) count += s[i] == '\n';
+    for (const char *p = s, *end = s + len; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++) count++;
     line_t *lines = malloc((count + 2) * sizeof *lines);
     if (!lines) abort();
     *n = 0;
@@ -79,6 +84,77 @@ static size_t head_len(line_t l)
     return 0;
 }
 
+#define MAX_FIELDS 32 /* fields a "^" line can name: its mask's bits */
+
+/* Splits l at its tabs into f (at most max); the count, or 0 when there
+ * are more. */
+static int fields_of(line_t l, line_t *f, int max)
+{
+    int n = 0;
+    for (const char *p = l.s, *end = l.s + l.len;; n++) {
+        const char *at = memchr(p, '\t', (size_t)(end - p));
+        if (n == max) return 0;
+        f[n] = (line_t){p, (size_t)((at ? at : end) - p)};
+        if (!at) return n + 1;
+        p = at + 1;
+    }
+}
+
+/* back to its first at bytes */
+static void cut(records_buf_t *b, size_t at)
+{
+    b->len = at;
+    if (b->s) b->s[at] = '\0';
+}
+
+static int same(line_t a, line_t b) { return a.len == b.len && memcmp(a.s, b.s, a.len) == 0; }
+
+/* c written against p: "^MASK" (hex, bit i: field i differs) and each
+ * differing field after a tab; -1 (out unchanged) where the counts of
+ * fields differ.  (Writing the fields that differ the same way at their
+ * ':'s, a call site's calls:time:...:longest:shortest, saved a fifth of
+ * the bytes of bench/records_cost.c's site records but doubled the time
+ * to read them: no gain at rank 0 even at this VM's 22 ns a byte.) */
+static int put_delta(records_buf_t *out, line_t p, line_t c)
+{
+    line_t fp[MAX_FIELDS], fc[MAX_FIELDS];
+    int n = fields_of(c, fc, MAX_FIELDS);
+    if (n < 2 || fields_of(p, fp, MAX_FIELDS) != n) return -1;
+    unsigned long mask = 0;
+    for (int i = 0; i < n; i++)
+        if (!same(fp[i], fc[i])) mask |= 1UL << i;
+    char b[24];
+    put(out, b, (size_t)snprintf(b, sizeof b, "^%lx", mask));
+    for (int i = 0; i < n; i++)
+        if (mask >> i & 1) put(out, "\t", 1), put(out, fc[i].s, fc[i].len);
+    return 0;
+}
+
+/* The "^" line l against p, into cur; -1 if l is malformed. */
+static int get_delta(records_buf_t *cur, line_t p, line_t l)
+{
+    line_t fp[MAX_FIELDS], fl[MAX_FIELDS + 1];
+    int np = fields_of(p, fp, MAX_FIELDS), nl = fields_of(l, fl, MAX_FIELDS + 1), used = 1;
+    char *end;
+    if (!np || !nl || l.len < 2 || !strchr("0123456789abcdef", l.s[1])) return -1;
+    unsigned long mask = strtoul(l.s + 1, &end, 16);
+    if (end != fl[0].s + fl[0].len || (np < MAX_FIELDS && mask >> np)) return -1;
+    for (int i = 0; i < np; i++) {
+        if (i) put(cur, "\t", 1);
+        if (!(mask >> i & 1)) { /* a run of p's fields: one copy */
+            int j = i;
+            while (j + 1 < np && !(mask >> (j + 1) & 1)) j++;
+            put(cur, fp[i].s, (size_t)(fp[j].s + fp[j].len - fp[i].s));
+            i = j;
+            continue;
+        }
+        if (used == nl) return -1;
+        put(cur, fl[used].s, fl[used].len);
+        used++;
+    }
+    return used == nl ? 0 : -1;
+}
+
 static void put_run(records_buf_t *out, size_t run)
 {
     char b[32];
@@ -96,12 +172,22 @@ void records_put(records_buf_t *out, const records_buf_t *prev, const char *rec,
         }
         put_run(out, run);
         run = 0;
-        size_t h = k < np ? head_len(p[k]) : 0;
-        if (h && h <= c[k].len && memcmp(p[k].s, c[k].s, h) == 0 && !memchr(c[k].s + h, '\t', c[k].len - h)) {
+        size_t h = k < np ? head_len(p[k]) : 0, at = out->len;
+        /* "^": kept where it is shorter than the line, and than "~" */
+        size_t most =
+            h && h <= c[k].len && memcmp(p[k].s, c[k].s, h) == 0 && !memchr(c[k].s + h, '\t', c[k].len - h)
+                ? c[k].len - h + 1
+                : c[k].len;
+        if (k < np && put_delta(out, p[k], c[k]) == 0 && out->len - at < most) {
+            put(out, "\n", 1);
+            continue;
+        }
+        cut(out, at);
+        if (most < c[k].len) {
             put(out, "~", 1);
             put(out, c[k].s + h, c[k].len - h);
         } else {
-            if (c[k].s[0] == '=' || c[k].s[0] == '~' || c[k].s[0] == '\\') put(out, "\\", 1);
+            if (strchr("=~^\\", c[k].s[0])) put(out, "\\", 1);
             put(out, c[k].s, c[k].len);
         }
         put(out, "\n", 1);
@@ -140,6 +226,8 @@ int records_get(const char *seq, size_t len, size_t *pos, const records_buf_t *p
             if (!h) break;
             put(cur, p[k].s, h);
             put(cur, l.s + 1, l.len - 1);
+        } else if (l.s[0] == '^') {
+            if (k >= np || get_delta(cur, p[k], l)) break;
         } else {
             size_t skip = l.s[0] == '\\';
             put(cur, l.s + skip, l.len - skip);

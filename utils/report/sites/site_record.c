@@ -31,6 +31,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -119,11 +120,60 @@ static void call_times(const sites_site_t *e, double rate, long long *ns, long l
     if (e->calls == 1) *max = *min = *ns;
 }
 
+/* A site line's key: its fields before the values (kind, module, offset,
+ * call) and after them (the program line). */
+typedef struct keyed_line {
+    const char *s;
+    size_t len, head, tail; /* the key: s[0 .. head-1] and s[tail .. len-1] */
+} keyed_line_t;
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed_line_t *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->head < y->head ? x->head : y->head);
+    if (c || x->head != y->head) return c ? c : x->head < y->head ? -1 : 1;
+    size_t xl = x->len - x->tail, yl = y->len - y->tail;
+    c = memcmp(x->s + x->tail, y->s + y->tail, xl < yl ? xl : yl);
+    return c ? c : xl < yl ? -1 : xl > yl;
+}
+
+/* The site lines (buf[0 .. len-1]) in the order of their keys: the same
+ * order on every rank of a program, whatever the table's (it hashes the
+ * addresses, which differ between processes), so that a record written
+ * against the rank before it (report_records.c) says only what differs. */
+static void sort_sites(char *buf, size_t len, int nlines)
+{
+    keyed_line_t *l = malloc(sizeof *l * (size_t)(nlines ? nlines : 1));
+    char *copy = malloc(len ? len : 1);
+    if (!l || !copy) {
+        free(l), free(copy);
+        return; /* unsorted: the records are larger, not wrong */
+    }
+    int n = 0;
+    for (size_t i = 0; i < len && n < nlines;) {
+        char *nl = memchr(buf + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - buf) + 1 : len, tabs = 0;
+        keyed_line_t k = {buf + i, end - i, end - i, end - i};
+        for (size_t j = i; j < end; j++) {
+            if (buf[j] != '\t') continue;
+            if (++tabs == 4) k.head = j - i + 1; /* after the call */
+            if (tabs == 7) k.tail = j - i + 1;   /* the program line */
+        }
+        l[n++] = k;
+        i = end;
+    }
+    qsort(l, (size_t)n, sizeof *l, by_key);
+    size_t at = 0;
+    for (int i = 0; i < n; i++) memcpy(copy + at, l[i].s, l[i].len), at += l[i].len;
+    memcpy(buf, copy, at);
+    free(l), free(copy);
+}
+
 size_t sites_record(char *buf, size_t cap)
 {
     size_t n = 0;
     double rate = sites_ns_per_tick();
-    int tcap, nprocs;
+    int tcap, nprocs, nlines = 0;
     const sites_site_t *s = sites_table(&tcap);
     if (!s || cap == 0) return 0;
     for (int i = 0; i < tcap; i++) {
@@ -155,7 +205,9 @@ size_t sites_record(char *buf, size_t cap)
         PUT("%s\t%lld:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%lld\t", *sep ? "" : "-", e->calls, ns, e->msgs_out,
             e->bytes_out, e->msgs_in, e->bytes_in, e->found, max, min);
         program_line(buf, cap, &n, e);
+        nlines++;
     }
+    if (n < cap) sort_sites(buf, n, nlines);
     const long long *m, *b;
     long long other;
     sites_p2p(&m, &b, &nprocs, &other);

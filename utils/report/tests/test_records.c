@@ -102,6 +102,39 @@ int main(void)
     EXPECT(records_join(&out, &last, "H\tx\n", 4, NULL) == -1, "no end");
     EXPECT(out.len == before, "out unchanged");
 
+    /* a line whose values sit between names (a call site's): only the
+     * fields that differ travel; a line starting with '^' is escaped */
+    const char *site0 =
+        "C\t/usr/bin/app\t1a2b\t3\t10:64\t1:64:512\t64:9000:64:512:0:0:0:300:100\t-\t-\t-\t-\n"
+        "^x\n";
+    const char *site1 =
+        "C\t/usr/bin/app\t1a2b\t3\t10:64\t2:64:512\t64:9100:64:512:0:0:0:310:100\t-\t-\t-\t-\n"
+        "^x\n";
+    records_buf_t s0 = {(char *)site0, strlen(site0), 0}, sseq = {0}, sgot = {0};
+    records_put(&sseq, &s0, site1, strlen(site1));
+    EXPECT(strcmp(sseq.s, "^60\t2:64:512\t64:9100:64:512:0:0:0:310:100\n=1\n\n") == 0, "site line: [%s]",
+           sseq.s);
+    size_t spos = 0;
+    EXPECT(records_get(sseq.s, sseq.len, &spos, &s0, &sgot) == 0 && strcmp(sgot.s, site1) == 0,
+           "site line back: [%s]", sgot.s ? sgot.s : "");
+    records_free(&sseq);
+    records_put(&sseq, NULL, site0, strlen(site0));
+    EXPECT(strstr(sseq.s, "\n\\^x\n"), "'^' escaped: [%s]", sseq.s);
+    spos = 0;
+    EXPECT(records_get(sseq.s, sseq.len, &spos, NULL, &sgot) == 0 && strcmp(sgot.s, site0) == 0,
+           "escaped back");
+    records_free(&sseq);
+    /* malformed: more fields than the mask names, a bit past the line's
+     * fields, no line before */
+    const char *bad[] = {"^60\ta\tb\tc\n=1\n\n", "^1000\ta\n=1\n\n", "^zz\ta\n=1\n\n"};
+    for (int i = 0; i < 3; i++) {
+        spos = 0;
+        EXPECT(records_get(bad[i], strlen(bad[i]), &spos, &s0, &sgot) == -1, "malformed '^' %d accepted", i);
+    }
+    spos = 0;
+    EXPECT(records_get("^1\ta\n\n", 6, &spos, NULL, &sgot) == -1, "'^' with no line before accepted");
+    records_free(&sgot);
+
     /* templates: the values gone, the reasons kept; records 0 and 1 share
      * theirs, record 2 (another host) does not */
     records_buf_t t0 = {0}, t1 = {0}, t2 = {0}, seq2 = {0};
