@@ -5,7 +5,9 @@
 # - every rank's calls per site, a time per site and rank, and every cell of
 #   the program's matrix land in report.json exactly (report_collect_check.py),
 #   the records in zero-byte messages' tags and in real bytes
-#   (PAPI_MPIT_REPORT_COLLECT=tags|bytes) and as the tool chooses;
+#   (PAPI_MPIT_REPORT_COLLECT=tags|bytes) and as the tool chooses; the
+#   site lines travel as their differences from the rank before (under
+#   6000 bytes a rank; whole they are about 9.5 KB);
 # - openmpi-spc: as the tool chooses (zero-byte messages: this Open MPI counts
 #   bytes, and its SPC dump reads them in MPI_Finalize) the collection adds no
 #   byte and no unexpected message on any rank (self-check); forced into real
@@ -36,6 +38,12 @@ for how in auto tags bytes; do
   rc=$?
   if [ $rc = 0 ] && python3 "$here/report_collect_check.py" out-$how/report.json $NP $ROUNDS >$how.check; then
     ok "$how: $(cat $how.check)"
+    # every rank has the same 68 sites: written against the rank before
+    # (report_records.c), a record is its values, about 4 KB; whole, the
+    # site lines are about 9.5 KB a rank
+    got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["collection_bytes"])' out-$how/report.json)
+    [ "$got" -lt $((NP * 6000)) ] && ok "$how: $got bytes collected for $NP ranks (the sites as differences)" \
+      || fail "$how: $got bytes collected for $NP ranks: the site lines travelled whole"
   else
     fail "$how (exit $rc): $(head -10 $how.check 2>/dev/null)"
     tail -20 $how.err
