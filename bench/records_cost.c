@@ -75,7 +75,7 @@ int main(int argc, char **argv)
         int len = record(rec, sizeof rec, r);
         len += site_lines(rec + len, sizeof rec - (size_t)len, r, n, nsites);
         full += (size_t)len;
-        records_buf_t pb = {prev, strlen(prev), 0};
+        records_buf_t pb = {.s = prev, .len = strlen(prev)};
         records_put(&seq, r ? &pb : NULL, rec, (size_t)len);
         memcpy(prev, rec, (size_t)len + 1);
     }

@@ -112,10 +112,16 @@ libmpi40_fits() {
 # loops on 2 cores, 16 runs in 200 died so, no line out; the not-found case
 # with the tool 3 in 200; with this stdin 0 in 200.  Hydra's alone: what
 # the tool controls (each rank's status, the first rank's line) is judged
+# (the sleep is started by the shell itself, so that its pid is known and
+# it ends with CMD: a process substitution on CMD's own line is made in
+# the child forked for CMD, which leaves $! unset and the sleep behind)
 hydra_quiet_stdin() {
-  local rc
-  "$@" < <(exec sleep 600)
+  local rc pid fd
+  exec {fd}< <(exec sleep 600)
+  pid=$!
+  "$@" <&$fd {fd}<&-
   rc=$?
-  kill $! 2>/dev/null
+  exec {fd}<&-
+  kill $pid 2>/dev/null
   return $rc
 }

@@ -74,6 +74,17 @@
  * bytes a child sends its head (16 bytes) into a receive posted before the
  * first go, then its subtree's records, one message a gigabyte, each into
  * a receive posted before the go that asks for it.
+ *
+ * Out of memory, the collection never ends the program.  A parent with no
+ * room for a child's subtree still takes its zero-byte messages (and drops
+ * them), or in real bytes answers the head with TAG_SKIP, after which the
+ * child sends nothing more.  The subtree's ranks then get empty records.  A
+ * rank that cannot join what it received sends its parent an empty
+ * sequence, which the parent leaves out the same way.  Each such rank range
+ * is named on stderr.  Rank 0 writes its report without those ranks, or no
+ * report where it cannot hold its own.  (PAPI_MPIT_REPORT_COLLECT_LIMIT
+ * caps the bytes a parent takes, to test this:
+ * ctests/t_report_collect_oom.sh.)
  */
 #include <mpi.h>
 
@@ -97,6 +108,7 @@
 #define TAG_HEAD     6         /* child to parent, real bytes: the head */
 #define TAG_DATA     7         /* child to parent, real bytes: the records */
 #define TAG_GO_BYTES 8         /* first go where tags are narrow: send real bytes */
+#define TAG_SKIP     9         /* parent to child, real bytes: no room, send no more */
 #define GO_BYTES     0x800000  /* in the first go's 24-bit tag: send real bytes */
 #define GO_HASH      0x7fffff  /* the rest of it: the parent's template's hash */
 #define BYTES_CHUNK  (1 << 30) /* bytes per go in real bytes: an int's count */
@@ -137,6 +149,9 @@ int collect_open(void)
     down_req = done_req = MPI_REQUEST_NULL;
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) return -1;
     have_comm = 1;
+    /* an error on our communicator is ours to handle, never the
+     * program's end */
+    PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     make_tree();
     for (int c = 0; c < nchildren; c++) {
         PMPI_Irecv(NULL, 0, MPI_BYTE, children[c], TAG_UP, comm, &up_req[c]);
@@ -189,8 +204,8 @@ static void send_words(const unsigned char *p, size_t len, size_t first, size_t 
     }
 }
 
-/* n words from child into out[0 .. len-1] from word first on: receives
- * posted, then the go (its tag go_tag) */
+/* n words from child into out[0 .. len-1] from word first on (out NULL:
+ * received and dropped): receives posted, then the go (its tag go_tag) */
 static void recv_words(int child, unsigned char *out, size_t len, size_t first, int n, int go_tag)
 {
     for (int k = 0; k < n; k++) PMPI_Irecv(NULL, 0, MPI_BYTE, child, MPI_ANY_TAG, comm, &reqs[k]);
@@ -199,7 +214,8 @@ static void recv_words(int child, unsigned char *out, size_t len, size_t first, 
     for (int k = 0; k < n; k++)
         for (int b = 0; b < word_bytes; b++) {
             size_t i = (first + (size_t)k) * (size_t)word_bytes + (size_t)b;
-            if (i < len) out[i] = (unsigned char)((statuses[k].MPI_TAG >> (8 * (word_bytes - 1 - b))) & 0xff);
+            if (out && i < len)
+                out[i] = (unsigned char)((statuses[k].MPI_TAG >> (8 * (word_bytes - 1 - b))) & 0xff);
         }
 }
 
@@ -236,20 +252,28 @@ static void send_subtree(const char *s, size_t len, unsigned long long ref_hash)
     }
 }
 
-/* from a child: its subtree's records into *buf (replaced), and the hash of
- * what their first is written against; the first go's tag tells the child
- * first_go (our template's hash) */
-/* buf made to hold a subtree's records of len bytes and their end */
+/* the most bytes of a subtree's records taken (PAPI_MPIT_REPORT_COLLECT_LIMIT,
+ * for ctests/t_report_collect_oom.sh: what running out of memory does) */
+static size_t subtree_limit = (size_t)-1;
+
+/* buf made to hold a subtree's records of len bytes and their end; NULL
+ * (buf->oom set, buf empty) when memory runs out: the caller still takes
+ * the records from the child, which is waiting to send them, and drops them */
 static char *sized(records_buf_t *buf, size_t len)
 {
-    char *s = realloc(buf->s, len + 1);
-    if (!s) abort(); /* the child is waiting: no way to tell it */
+    char *s = len < subtree_limit ? realloc(buf->s, len + 1) : NULL;
+    buf->len = 0;
+    buf->oom = !s;
+    if (!s) return NULL;
     buf->s = s;
     buf->cap = len + 1;
     buf->len = len;
     return s;
 }
 
+/* from a child: its subtree's records into *buf (replaced), and the hash of
+ * what their first is written against; the first go's tag tells the child
+ * first_go (our template's hash) */
 static unsigned long long recv_subtree(int child, records_buf_t *buf, int first_go)
 {
     unsigned char head[HEAD_BYTES];
@@ -259,6 +283,7 @@ static unsigned long long recv_subtree(int child, records_buf_t *buf, int first_
     size_t nwords = words_of(len);
     for (size_t w = 0; w < nwords; w += CHUNK)
         recv_words(child, (unsigned char *)s, len, w, (int)(nwords - w < CHUNK ? nwords - w : CHUNK), TAG_GO);
+    if (!s) return 0;
     s[len] = '\0';
     return get_u64(head + 8);
 }
@@ -271,12 +296,16 @@ static void send_subtree_bytes(const char *s, size_t len, unsigned long long ref
     put_u64(head, len);
     put_u64(head + 8, ref_hash);
     MPI_Request go = MPI_REQUEST_NULL;
-    if (len) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_GO, comm, &go);
+    MPI_Status st;
+    /* (any tag: TAG_GO or TAG_SKIP; the parent's TAG_DONE comes after the
+     * last chunk, into a receive posted before this one) */
+    if (len) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, MPI_ANY_TAG, comm, &go);
     PMPI_Send(head, HEAD_BYTES, MPI_BYTE, parent, TAG_HEAD, comm);
     for (size_t off = 0; off < len;) {
         size_t n = len - off < BYTES_CHUNK ? len - off : BYTES_CHUNK;
-        PMPI_Wait(&go, MPI_STATUS_IGNORE);
-        if (off + n < len) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, TAG_GO, comm, &go);
+        PMPI_Wait(&go, &st);
+        if (st.MPI_TAG == TAG_SKIP) break; /* the parent has no room for them */
+        if (off + n < len) PMPI_Irecv(NULL, 0, MPI_BYTE, parent, MPI_ANY_TAG, comm, &go);
         PMPI_Send(s + off, (int)n, MPI_BYTE, parent, TAG_DATA, comm);
         off += n;
     }
@@ -291,6 +320,10 @@ static unsigned long long recv_subtree_bytes(int child, records_buf_t *buf, int 
     PMPI_Wait(&r, MPI_STATUS_IGNORE);
     size_t len = (size_t)get_u64(head);
     char *s = sized(buf, len);
+    if (!s) { /* no room: the child sends nothing more */
+        if (len) PMPI_Send(NULL, 0, MPI_BYTE, child, TAG_SKIP, comm);
+        return 0;
+    }
     for (size_t off = 0; off < len;) {
         size_t n = len - off < BYTES_CHUNK ? len - off : BYTES_CHUNK;
         PMPI_Irecv(s + off, (int)n, MPI_BYTE, child, TAG_DATA, comm, &r);
@@ -381,8 +414,15 @@ char *collect_gather(const char *mine, int len, size_t *total)
     records_buf_t out = {0}, last = {0}, child = {0}, templ = {0};
     size_t pos = 0;
     records_buf_t compact = {0}; /* the matrix row in runs */
+    const char *limit = getenv("PAPI_MPIT_REPORT_COLLECT_LIMIT");
+    if (limit) subtree_limit = strtoull(limit, NULL, 10);
     records_compact_rows(mine, (size_t)(len > 0 ? len : 0), &compact);
     records_put(&out, NULL, compact.s, compact.len);
+    if (compact.oom || out.oom) { /* an empty record keeps our place */
+        fprintf(stderr, PFX "rank %d: out of memory writing its record: left out\n", rank);
+        records_free(&out);
+        records_put(&out, NULL, "", 0);
+    }
     records_free(&compact);
     records_get(out.s, out.len, &pos, NULL, &last);
     records_template(last.s, last.len, &templ);
@@ -394,17 +434,25 @@ char *collect_gather(const char *mine, int len, size_t *total)
     for (int c = 0; c < nchildren; c++) {
         unsigned long long ref = bytes ? recv_subtree_bytes(children[c], &child, first_go)
                                        : recv_subtree(children[c], &child, first_go);
-        if ((!ref || ref == hash) && records_join(&out, &last, child.s, child.len, ref ? &templ : NULL) >= 0)
+        if (!child.oom && (!ref || ref == hash) &&
+            records_join(&out, &last, child.s, child.len, ref ? &templ : NULL) >= 0)
             continue;
-        /* malformed: its ranks get empty records, so the others keep their place */
+        /* malformed, or no room: its ranks get empty records, so the others
+         * keep their place */
         int low = children[c] & -children[c], n = size - children[c] < low ? size - children[c] : low;
-        fprintf(stderr, PFX "rank %d: the records of ranks %d to %d are malformed: left out\n", rank,
-                children[c], children[c] + n - 1);
+        fprintf(stderr, PFX "rank %d: the records of ranks %d to %d %s: left out\n", rank, children[c],
+                children[c] + n - 1, child.oom ? "do not fit in memory" : "are malformed");
         for (int k = 0; k < n; k++) records_put(&out, NULL, "", 0);
         records_free(&last);
     }
     records_free(&last);
     records_free(&child);
+    if (out.oom) { /* what we joined is incomplete: our parent leaves our subtree out */
+        int low = rank & -rank, n = !rank ? size : size - rank < low ? size - rank : low;
+        fprintf(stderr, PFX "rank %d: out of memory joining the records of ranks %d to %d: %s\n", rank, rank,
+                rank + n - 1, rank ? "left out" : "no report");
+        records_free(&out);
+    }
     if (parent >= 0) {
         MPI_Status st;
         PMPI_Wait(&go, &st);
@@ -414,7 +462,7 @@ char *collect_gather(const char *mine, int len, size_t *total)
             records_buf_t rebased = {0};
             last = templ; /* records_join's "record before" */
             templ = (records_buf_t){0};
-            if (records_join(&rebased, &last, out.s, out.len, NULL) >= 0) {
+            if (records_join(&rebased, &last, out.s, out.len, NULL) >= 0 && !rebased.oom) {
                 records_free(&out);
                 out = rebased;
                 ref = hash;
@@ -435,5 +483,5 @@ char *collect_gather(const char *mine, int len, size_t *total)
     records_free(&templ);
     gather_s = PMPI_Wtime() - t0;
     *total = out.len;
-    return out.s;
+    return out.s; /* NULL out of memory */
 }

@@ -178,6 +178,8 @@ void report_record_read_all(report_job_t *job, sites_job_t *sites, const char *a
         records_buf_t t = prev;
         prev = cur, cur = t;
     }
+    /* every record has its host: a rank without one was left out */
+    for (int r = 0; r < job->nprocs; r++) job->left_out |= !job->hosts[r][0];
     records_free(&prev);
     records_free(&cur);
 }

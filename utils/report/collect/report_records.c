@@ -32,41 +32,42 @@ typedef struct line {
 void records_free(records_buf_t *b)
 {
     free(b->s);
-    b->s = NULL;
-    b->len = b->cap = 0;
+    *b = (records_buf_t){0};
 }
 
-static void grow(records_buf_t *b, size_t more)
+/* 0, or -1 (b->oom set) when b cannot hold more bytes more */
+static int grow(records_buf_t *b, size_t more)
 {
-    if (b->len + more + 1 <= b->cap) return;
+    if (b->len + more + 1 <= b->cap) return 0;
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + more + 1) cap *= 2;
     char *s = realloc(b->s, cap);
     if (!s) {
-        fprintf(stderr, "papi-mpit-report: out of memory collecting the records\n");
-        abort();
+        b->oom = 1;
+        return -1;
     }
     b->s = s;
     b->cap = cap;
+    return 0;
 }
 
 static void put(records_buf_t *b, const char *s, size_t n)
 {
-    grow(b, n);
+    if (grow(b, n)) return;
     memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = '\0';
 }
 
 /* The lines of s[0 .. len-1] but empty ones (a last one without '\n' too);
- * *n gets their number. */
+ * *n gets their number.  NULL when memory runs out. */
 static line_t *split(const char *s, size_t len, size_t *n)
 {
     size_t count = 0;
+    *n = 0;
     for (const char *p = s, *end = s + len; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++) count++;
     line_t *lines = malloc((count + 2) * sizeof *lines);
-    if (!lines) abort();
-    *n = 0;
+    if (!lines) return NULL;
     for (size_t i = 0; i < len;) {
         const char *nl = memchr(s + i, '\n', len - i);
         size_t l = nl ? (size_t)(nl - (s + i)) : len - i;
@@ -165,6 +166,11 @@ void records_put(records_buf_t *out, const records_buf_t *prev, const char *rec,
 {
     size_t np = 0, nc = 0, run = 0;
     line_t *p = split(prev ? prev->s : "", prev ? prev->len : 0, &np), *c = split(rec, len, &nc);
+    if (!p || !c) {
+        out->oom = 1;
+        free(p), free(c);
+        return;
+    }
     for (size_t k = 0; k < nc; k++) {
         if (k < np && p[k].len == c[k].len && memcmp(p[k].s, c[k].s, c[k].len) == 0) {
             run++;
@@ -204,8 +210,10 @@ int records_get(const char *seq, size_t len, size_t *pos, const records_buf_t *p
     if (i >= len) return -1;
     line_t *p = split(prev ? prev->s : "", prev ? prev->len : 0, &np);
     cur->len = 0;
+    cur->oom = !p;
     put(cur, "", 0);
     int rc = -1;
+    if (!p) i = len; /* out of memory: nothing read */
     while (i < len) {
         const char *nl = memchr(seq + i, '\n', len - i);
         if (!nl) break; /* a record ends with an empty line */
@@ -236,6 +244,7 @@ int records_get(const char *seq, size_t len, size_t *pos, const records_buf_t *p
         k++;
     }
     free(p);
+    if (cur->oom) rc = -1;
     if (rc == 0) *pos = i;
     return rc;
 }
@@ -253,8 +262,8 @@ int records_join(records_buf_t *out, records_buf_t *last, const char *seq, size_
     int n = 1;
     put(prev, first.s, first.len);
     /* the rest is written against its own records: checked, and its last found */
-    while (pos < len) {
-        if (records_get(seq, len, &pos, prev, cur) != 0) {
+    while (pos < len || prev->oom) {
+        if (prev->oom || records_get(seq, len, &pos, prev, cur) != 0) {
             records_free(&first);
             records_free(&a);
             records_free(&b);
@@ -289,6 +298,7 @@ void records_template(const char *rec, size_t len, records_buf_t *t)
     size_t n = 0;
     line_t *l = split(rec, len, &n);
     t->len = 0;
+    t->oom |= !l;
     put(t, "", 0);
     for (size_t k = 0; k < n; k++) {
         size_t h = head_len(l[k]);
@@ -348,6 +358,7 @@ void records_compact_rows(const char *rec, size_t len, records_buf_t *out)
     size_t n = 0;
     line_t *l = split(rec, len, &n);
     out->len = 0;
+    out->oom |= !l;
     put(out, "", 0);
     for (size_t k = 0; k < n; k++) {
         const char *tab = l[k].len > 2 ? memchr(l[k].s + 2, '\t', l[k].len - 2) : NULL;

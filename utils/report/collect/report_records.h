@@ -7,11 +7,14 @@
 
 #include <stddef.h>
 
-/* A growing buffer (records_* abort when memory runs out: the collection
- * cannot tell its peers). */
+/* A growing buffer.  When memory runs out, what did not fit is dropped
+ * and oom is set: the contents are then incomplete, and the collection
+ * leaves the ranks concerned out (report_collect.c) instead of ending the
+ * program. */
 typedef struct records_buf {
     char *s;
     size_t len, cap;
+    int oom;
 } records_buf_t;
 
 void records_free(records_buf_t *b);
@@ -22,7 +25,7 @@ void records_put(records_buf_t *out, const records_buf_t *prev, const char *rec,
 
 /* Decodes the record at *pos of seq[0 .. len-1] against prev (the record
  * before it, NULL for none) into cur, and moves *pos past it.  0, or -1 at
- * the end of seq or on a malformed record. */
+ * the end of seq, on a malformed record, or out of memory (cur->oom). */
 int records_get(const char *seq, size_t len, size_t *pos, const records_buf_t *prev, records_buf_t *cur);
 
 /* Appends the sequence seq[0 .. len-1], whose first record is written

@@ -133,7 +133,9 @@ typedef struct report_job {
     const double *mpi_s, *mpi_share;
     report_series_t *series; /* queue depth over time (report_queues.c) */
     int nseries, cap_series;
-    int partial; /* merged from the per-rank snapshots of a run that ended early */
+    int partial;  /* merged from the per-rank snapshots of a run that ended early */
+    int left_out; /* a run's report without some ranks' records (they did not
+                   * reach rank 0: report_collect.c) */
 } report_job_t;
 
 /* Allocation and filling (rank 0). */
@@ -214,7 +216,8 @@ void report_compute(report_job_t *job);
 
 /* Renderings.  Return 0, or -1 on an output error. */
 int report_write_table(FILE *out, const report_job_t *job);
-/* A merge's rank with no state (report_job_t.partial, no host), and the
+/* A merge's rank with no state (report_job_t.partial, no host), or a run's
+ * rank whose record was left out (left_out, no host), and the
  * hosts of the ranks that have one (*nmissing: how many have none; may be
  * NULL): a rank that left nothing is named missing, never a host. */
 int report_rank_missing(const report_job_t *job, int r);

@@ -518,7 +518,8 @@ static void write_hosts(FILE *out, const report_job_t *job, int *nhosts)
     fputs(*nhosts ? "; " : "", out);
     const char *sep = "";
     for (int r = 0; r < n; r++)
-        if (report_rank_missing(job, r)) fprintf(out, "%srank %d: no state", sep, r), sep = ", ";
+        if (report_rank_missing(job, r))
+            fprintf(out, "%srank %d: no %s", sep, r, job->partial ? "state" : "record"), sep = ", ";
 }
 
 static void write_run(FILE *out, const report_job_t *job)

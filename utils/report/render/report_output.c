@@ -332,7 +332,10 @@ static double max_elapsed(const report_job_t *job)
     return m;
 }
 
-int report_rank_missing(const report_job_t *job, int r) { return job->partial && !job->hosts[r][0]; }
+int report_rank_missing(const report_job_t *job, int r)
+{
+    return (job->partial || job->left_out) && !job->hosts[r][0];
+}
 
 int report_host_seen_before(const report_job_t *job, int r)
 {
@@ -382,15 +385,18 @@ int report_count_hosts(const report_job_t *job, int *nmissing)
     return n;
 }
 
-/* the ranks that left no state, a line each (at most 32, then how many more) */
+/* the ranks that left no state (or whose record was left out), a line
+ * each (at most 32, then how many more) */
 static void write_missing(FILE *out, const report_job_t *job)
 {
     int k = 0, total = 0;
+    const char *what = job->partial ? "no state" : "no record";
+    const char *why = job->partial ? "killed before writing it, or snapshots off there"
+                                   : "left out of the collection, as said on stderr";
     for (int r = 0; r < job->nprocs; r++) total += report_rank_missing(job, r);
     for (int r = 0; r < job->nprocs && k < 32; r++)
-        if (report_rank_missing(job, r))
-            fprintf(out, "  rank %d: no state (killed before writing it, or snapshots off there)\n", r), k++;
-    if (total > k) fprintf(out, "  and %d more ranks: no state\n", total - k);
+        if (report_rank_missing(job, r)) fprintf(out, "  rank %d: %s (%s)\n", r, what, why), k++;
+    if (total > k) fprintf(out, "  and %d more ranks: %s\n", total - k, what);
 }
 
 /* ---- the sampled maxima */
@@ -524,7 +530,9 @@ int report_write_table(FILE *out, const report_job_t *job)
     int nmissing, nhosts = report_count_hosts(job, &nmissing);
     char took[32], with[48] = "";
     report_fmt_seconds(took, sizeof took, max_elapsed(job));
-    if (nmissing) snprintf(with, sizeof with, ", %d with a state,", job->nprocs - nmissing);
+    if (nmissing)
+        snprintf(with, sizeof with, ", %d with a %s,", job->nprocs - nmissing,
+                 job->partial ? "state" : "record");
     fprintf(out, "papi-mpit-report: %d rank%s%s on %d host%s, %s from MPI_Init to %s\n", job->nprocs,
             job->nprocs == 1 ? "" : "s", with, nhosts, nhosts == 1 ? "" : "s", took,
             job->partial ? "the last state taken (the run ended early)" : "MPI_Finalize");

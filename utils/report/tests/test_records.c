@@ -110,7 +110,7 @@ int main(void)
     const char *site1 =
         "C\t/usr/bin/app\t1a2b\t3\t10:64\t2:64:512\t64:9100:64:512:0:0:0:310:100\t-\t-\t-\t-\n"
         "^x\n";
-    records_buf_t s0 = {(char *)site0, strlen(site0), 0}, sseq = {0}, sgot = {0};
+    records_buf_t s0 = {.s = (char *)site0, .len = strlen(site0)}, sseq = {0}, sgot = {0};
     records_put(&sseq, &s0, site1, strlen(site1));
     EXPECT(strcmp(sseq.s, "^60\t2:64:512\t64:9100:64:512:0:0:0:310:100\n=1\n\n") == 0, "site line: [%s]",
            sseq.s);
@@ -148,7 +148,8 @@ int main(void)
     /* a sequence whose first record is written against a template: joined
      * with that template as its reference */
     records_put(&seq2, &t1, recs[1], strlen(recs[1]));
-    records_put(&seq2, &(records_buf_t){(char *)recs[1], strlen(recs[1]), 0}, recs[2], strlen(recs[2]));
+    records_put(&seq2, &(records_buf_t){.s = (char *)recs[1], .len = strlen(recs[1])}, recs[2],
+                strlen(recs[2]));
     EXPECT(strncmp(seq2.s, "~1.5\n~7\n=1\n\n", 12) == 0, "against the template: [%s]", seq2.s);
     records_buf_t o2 = {0}, l2 = {0};
     EXPECT(records_join(&o2, &l2, seq2.s, seq2.len, &t0) == 2, "join against a template");
