@@ -61,7 +61,11 @@ run_check() { # run_check LABEL [VAR=VALUE...]: make check narrowed by the varia
   local line
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/check-$label.log" | tail -1)
   [ -n "$line" ] || line="0 passed, 1 failed, 0 skipped"
-  grep -E '^(FAIL|failed:)' "$logs/check-$label.log" | head -20
+  # each failure with the end of its log (ctests/run.sh indents it), so
+  # that CI's output says why without the logs
+  awk '/^FAIL/ { print; tail = 1; n = 0; next }
+       tail && /^    / && n < 15 { print; n++; next }
+       { tail = 0 } /^failed:/ { print }' "$logs/check-$label.log" | head -80
   summaries+=("$label: $line")
   echo "$label: $line"
 }

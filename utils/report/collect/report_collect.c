@@ -149,9 +149,6 @@ int collect_open(void)
     down_req = done_req = MPI_REQUEST_NULL;
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) return -1;
     have_comm = 1;
-    /* an error on our communicator is ours to handle, never the
-     * program's end */
-    PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     make_tree();
     for (int c = 0; c < nchildren; c++) {
         PMPI_Irecv(NULL, 0, MPI_BYTE, children[c], TAG_UP, comm, &up_req[c]);
