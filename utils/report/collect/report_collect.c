@@ -411,8 +411,14 @@ char *collect_gather(const char *mine, int len, size_t *total)
     records_buf_t out = {0}, last = {0}, child = {0}, templ = {0};
     size_t pos = 0;
     records_buf_t compact = {0}; /* the matrix row in runs */
+    /* a whole decimal number, or no limit (a mistyped "abc" or "-5" would
+     * otherwise be 0 or all) */
     const char *limit = getenv("PAPI_MPIT_REPORT_COLLECT_LIMIT");
-    if (limit) subtree_limit = strtoull(limit, NULL, 10);
+    char *end = NULL;
+    if (limit && limit[0] >= '0' && limit[0] <= '9') {
+        unsigned long long v = strtoull(limit, &end, 10);
+        if (!*end) subtree_limit = (size_t)v;
+    }
     records_compact_rows(mine, (size_t)(len > 0 ? len : 0), &compact);
     records_put(&out, NULL, compact.s, compact.len);
     if (compact.oom || out.oom) { /* an empty record keeps our place */
