@@ -16,16 +16,25 @@ test_workdir report-sites || exit 1
 # -O0: each marked line keeps its own call
 $MPICC -g -O0 -Wall -pthread "$here/report_sites_app.c" -o report_sites_app || { echo "FAIL: cannot build report_sites_app"; exit 1; }
 run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
+# Open MPI 6.0.0rc2 (sid) now and then loses a message between the threads,
+# without the tool too: rank 1's two receiving threads wait in ob1 for ever
+# while rank 0 is in MPI_Finalize (through the standard ABI, machine loaded:
+# 1 run of report_sites_app alone in 80, 1 in 80 under the tool; its own
+# ABI: 0 in 80, but the same library); the thread part stays on the others
+app_args=()
+case $($MPIRUN --version 2>&1) in
+  *"(Open MPI) 6.0.0rc"*) app_args=(--no-threads); echo "note: Open MPI 6.0.0rc: no thread part (its threads lose messages)" ;;
+esac
 
 for np in 4 5; do
-  run -np $np "$wrap" -q -o out$np ./report_sites_app >out$np.txt 2>err$np.txt
+  run -np $np "$wrap" -q -o out$np ./report_sites_app "${app_args[@]}" >out$np.txt 2>err$np.txt
   rc=$?
   [ $rc = 0 ] && ok "np=$np: exit 0" || { fail "np=$np: exit $rc"; cat err$np.txt; continue; }
   threads=$(sed -n 's/^threads: //p' out$np.txt)
   python3 "$here/report_sites_check.py" "$here/report_sites_app.c" out$np $np "$threads" "$FAMILY" || fails=$((fails + 1))
 done
 
-run -np 4 "$wrap" -q --no-sites -o off ./report_sites_app >off.txt 2>off.err
+run -np 4 "$wrap" -q --no-sites -o off ./report_sites_app "${app_args[@]}" >off.txt 2>off.err
 rc=$?
 if [ $rc = 0 ] && [ ! -e off/sites.csv ] && cmp -s off.txt out4.txt && python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
