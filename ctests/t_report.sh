@@ -55,8 +55,15 @@ for np in 1 2 3; do
   base_rc=$?
   events=default,$MISSING
   [ $spc = 1 ] && events=$events,$SENT,$RECV
-  run -np $np "$wrap" -o out$np -e "$events" ./report_app -m $M -b $B -x 3 >tool.$np.out 2>tool.$np.err
+  tool_run() { run -np $np "$wrap" -o out$np -e "$events" ./report_app -m $M -b $B -x 3 >tool.$np.out 2>tool.$np.err; }
+  tool_run
   rc=$?
+  if ! grep -q "event $MISSING not available" tool.$np.err && launcher_is_prrte; then
+    # PRRTE lost rank 0's line of MPI_Init (launcher_is_prrte, test_lib.sh)
+    echo "note: np=$np: PRRTE forwarded none of rank 0's start-up line: run again"
+    tool_run
+    rc=$?
+  fi
   echo "--- np=$np: stderr of the run with the tool"
   cat tool.$np.err
   [ $base_rc -eq 3 ] || fail "np=$np: report_app alone exited $base_rc, expected 3"

@@ -24,8 +24,15 @@ own=$(sed -n "s/^$ev: //p" why.out)
   || { echo "FAIL: the component's reason for $ev is not the long one this test needs: '$own'"; cat why.err; exit 1; }
 want="$own; papi-mpit-report leaves the monitoring off unless --matrix is given"
 
-run -np 2 "$wrap" -o out -e $ev,perf::TASK-CLOCK ./report_app >app.out 2>app.err
+tool_run() { run -np 2 "$wrap" -o out -e $ev,perf::TASK-CLOCK ./report_app >app.out 2>app.err; }
+tool_run
 rc=$?
+if [ $rc = 0 ] && ! grep -q "$ev" app.err && launcher_is_prrte; then
+  # PRRTE lost rank 0's line of MPI_Init (launcher_is_prrte, test_lib.sh)
+  echo "note: PRRTE forwarded none of rank 0's start-up line: run again"
+  tool_run
+  rc=$?
+fi
 [ $rc = 0 ] || { fail "the tool's run: status $rc"; cat app.err; }
 python3 - "$ev" "$want" app.err out <<'PY' && ok "$ev's reason (${#want} characters) whole on stderr, in report.txt, report.json and report.html" || fail "$ev's reason cut somewhere"
 import html, json, sys
@@ -47,6 +54,7 @@ check("report.json", json.dumps([s.get("reason", "") for s in r.get("skipped", [
 check("report.html", html.unescape(open(d + "/report.html").read()))
 sys.exit(bad)
 PY
+[ $fails = 0 ] || { echo "--- stderr of the tool's run"; sed 's/^/    /' app.err; }
 
 [ $fails -eq 0 ] && echo "PASS t_report_reasons ($FLAVOR)" || echo "$fails check(s) failed"
 [ $fails -eq 0 ]
