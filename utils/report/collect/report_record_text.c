@@ -29,7 +29,7 @@ static void read_senders(report_job_t *job, int rank, const char *kind, const ch
     int ncols = atoi(cols);
     if (ncols < 0 || ncols > job->nprocs) return;
     if (!s->matrix) {
-        report_job_senders(job, ncols);
+        if (report_job_senders(job, ncols) != 0) return; /* out of memory: no sender table */
         /* the component's kinds (papi_mpit.h): 1 counts, 2 queue maxima */
         s->kind = atoi(kind) == 1 ? REPORT_SENDERS_COUNT : REPORT_SENDERS_QUEUE_MAX;
     }

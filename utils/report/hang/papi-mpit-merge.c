@@ -198,7 +198,10 @@ int main(int argc, char **argv)
     sites_job_t sites;
     hang_t hang;
     merge_preflight(nprocs);
-    report_job_init(&job, nprocs);
+    if (report_job_init(&job, nprocs) != 0) {
+        fprintf(stderr, PFX "out of memory: the snapshots say %d ranks\n", nprocs);
+        return 1;
+    }
     job.samples_min = -1;
     job.partial = 1;
     sites_job_init(&sites, nprocs);

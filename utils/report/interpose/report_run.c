@@ -240,8 +240,11 @@ static void report_finish(void)
     selfcheck_begin();
     char *all = collect_gather(mine ? mine : "", len, &total);
     report_job_t *job = NULL;
-    if (rank_id == 0 && all && (job = calloc(1, sizeof *job))) {
-        report_job_init(job, rank_nprocs);
+    if (rank_id == 0 && all && (!(job = calloc(1, sizeof *job)) || report_job_init(job, rank_nprocs) != 0)) {
+        free(job), job = NULL;
+        rank_note("out of memory at MPI_Finalize: no report (the program goes on)");
+    }
+    if (job) {
         job->samples_min = -1; /* until a rank says */
         sites_attach(job);
         report_record_read_all(job, (sites_job_t *)job->extra.arg, all, total);

@@ -138,10 +138,13 @@ typedef struct report_job {
                    * reach rank 0: report_collect.c) */
 } report_job_t;
 
-/* Allocation and filling (rank 0). */
-void report_job_init(report_job_t *job, int nprocs);
+/* Allocation and filling (rank 0).  report_job_init: 0, or -1 when out of
+ * memory (job then empty).  None of them ends the process: it is the
+ * measured program's. */
+int report_job_init(report_job_t *job, int nprocs);
 void report_job_free(report_job_t *job);
-/* The event called name, created (empty, in order of first appearance) if new. */
+/* The event called name, created (empty, in order of first appearance) if
+ * new; NULL when out of memory. */
 report_event_t *report_job_event(report_job_t *job, const char *name, const char *units, int is_fp);
 report_skip_t *report_job_skip(report_job_t *job, const char *name, const char *reason, int rank);
 /* The default metrics the running MPI cannot give: in the table after the
@@ -163,9 +166,10 @@ void report_not_provided_table(FILE *out, const report_job_t *job, const char *p
  * give them (an Open MPI rebuild, an MPICH rebuild, Open MPI's monitoring),
  * each with its metrics; every reason stays in report.txt and the page. */
 void report_not_provided_brief(FILE *out, const report_job_t *job);
-/* Allocates the (zeroed) sender matrix with ncols columns; kind is set by
- * the caller, with present[], matrix and other per receiver. */
-void report_job_senders(report_job_t *job, int ncols);
+/* Allocates the (zeroed) sender matrix with ncols columns: 0, or -1 when
+ * out of memory (nothing allocated); kind is set by the caller, with
+ * present[], matrix and other per receiver. */
+int report_job_senders(report_job_t *job, int ncols);
 
 /* The communication matrix (report_matrix.c).  Kind names: "p2p", "coll",
  * "rma_put", "rma_get"; -1 for an unknown name. */

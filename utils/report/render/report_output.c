@@ -19,22 +19,18 @@
 #include <time.h>
 #include <unistd.h>
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "papi-mpit-report: out of memory\n");
-        abort();
-    }
-    return p;
-}
+/* never 0 bytes: a job of 0 columns still has its arrays */
+static void *zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
 
-void report_job_init(report_job_t *job, int nprocs)
+int report_job_init(report_job_t *job, int nprocs)
 {
     memset(job, 0, sizeof *job);
     job->nprocs = nprocs;
-    job->hosts = xcalloc((size_t)nprocs, sizeof *job->hosts);
-    job->elapsed = xcalloc((size_t)nprocs, sizeof *job->elapsed);
+    job->hosts = zalloc((size_t)nprocs, sizeof *job->hosts);
+    job->elapsed = zalloc((size_t)nprocs, sizeof *job->elapsed);
+    if (job->hosts && job->elapsed) return 0;
+    report_job_free(job);
+    return -1;
 }
 
 void report_job_free(report_job_t *job)
@@ -68,15 +64,20 @@ report_event_t *report_job_event(report_job_t *job, const char *name, const char
         job->events = e;
         job->cap_events = cap;
     }
-    report_event_t *e = &job->events[job->nevents++];
+    report_event_t *e = &job->events[job->nevents];
     memset(e, 0, sizeof *e);
     snprintf(e->name, sizeof e->name, "%s", name);
     snprintf(e->units, sizeof e->units, "%s", units ? units : "");
     e->is_fp = is_fp;
-    e->present = xcalloc((size_t)job->nprocs, 1);
-    e->ival = xcalloc((size_t)job->nprocs, sizeof *e->ival);
-    e->dval = xcalloc((size_t)job->nprocs, sizeof *e->dval);
+    e->present = zalloc((size_t)job->nprocs, 1);
+    e->ival = zalloc((size_t)job->nprocs, sizeof *e->ival);
+    e->dval = zalloc((size_t)job->nprocs, sizeof *e->dval);
+    if (!e->present || !e->ival || !e->dval) {
+        free(e->present), free(e->ival), free(e->dval);
+        return NULL;
+    }
     e->min_rank = e->max_rank = -1;
+    job->nevents++;
     return e;
 }
 
@@ -287,13 +288,19 @@ void report_not_provided_brief(FILE *out, const report_job_t *job)
     }
 }
 
-void report_job_senders(report_job_t *job, int ncols)
+int report_job_senders(report_job_t *job, int ncols)
 {
     report_senders_t *s = &job->senders;
-    s->ncols = ncols;
-    s->present = xcalloc((size_t)job->nprocs, 1);
-    s->matrix = xcalloc((size_t)job->nprocs * (size_t)(ncols ? ncols : 1), sizeof *s->matrix);
-    s->other = xcalloc((size_t)job->nprocs, sizeof *s->other);
+    s->present = zalloc((size_t)job->nprocs, 1);
+    s->matrix = zalloc((size_t)job->nprocs * (size_t)(ncols ? ncols : 1), sizeof *s->matrix);
+    s->other = zalloc((size_t)job->nprocs, sizeof *s->other);
+    if (s->present && s->matrix && s->other) {
+        s->ncols = ncols;
+        return 0;
+    }
+    free(s->present), free(s->matrix), free(s->other);
+    s->present = NULL, s->matrix = NULL, s->other = NULL;
+    return -1;
 }
 
 void report_compute(report_job_t *job)

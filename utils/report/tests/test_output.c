@@ -9,12 +9,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "render.h"
 
 static int near(double a, double b) { return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b) + 1); }
 
 static int render_svg(FILE *f, const report_job_t *job) { return report_write_svg(f, job, NULL); }
+
+/* Out of memory the job's allocations answer failure, never end the process
+ * (it is the measured program's, at MPI_Finalize).  The address space is
+ * held to 1 GiB, so that arrays of 2^31 - 1 ranks fail on any machine. */
+static void test_out_of_memory(void)
+{
+    struct rlimit was, cap;
+    getrlimit(RLIMIT_AS, &was);
+    cap = was;
+    cap.rlim_cur = 1UL << 30;
+    if (was.rlim_cur != RLIM_INFINITY && was.rlim_cur < cap.rlim_cur) cap.rlim_cur = was.rlim_cur;
+    EXPECT(setrlimit(RLIMIT_AS, &cap) == 0, "setrlimit");
+    report_job_t job;
+    EXPECT(report_job_init(&job, 0x7fffffff) == -1 && job.hosts == NULL && job.nprocs == 0, "init");
+    report_job_free(&job);
+    EXPECT(report_job_init(&job, 2) == 0, "init of 2 ranks");
+    job.nprocs = 0x7fffffff; /* as if it had that many: each per-rank array fails */
+    EXPECT(report_job_event(&job, "perf::TASK-CLOCK", "ns", 0) == NULL && job.nevents == 0, "event");
+    EXPECT(report_job_senders(&job, 0x7fffffff) == -1 && job.senders.matrix == NULL && job.senders.ncols == 0,
+           "senders");
+    job.nprocs = 2;
+    EXPECT(report_job_event(&job, "perf::TASK-CLOCK", "ns", 0) == &job.events[0] && job.nevents == 1,
+           "an event once memory is there");
+    report_job_free(&job);
+    setrlimit(RLIMIT_AS, &was);
+}
 
 int main(int argc, char **argv)
 {
@@ -201,6 +228,7 @@ int main(int argc, char **argv)
     free(text);
     snprintf(job.hosts[1], sizeof job.hosts[1], "%s", host);
     report_job_free(&job);
+    test_out_of_memory();
     if (failures) return 1;
     printf("PASS report output\n");
     return 0;
