@@ -106,9 +106,10 @@ libmpi40_fits() {
 # the job, while prterun had not yet taken the spawn's reply (seen about once
 # in 40 runs on a loaded machine: a rank's start-up error in t_report_cli and
 # t_report_faults, rank 0's "event ... skipped" at MPI_Init in
-# t_report_reasons; PMIx's own fix of such output came in 2026, openpmix
-# pull 4061, after the versions Debian ships): its output forwarding, not the
-# tool; the tests that judge such a line run once more when it is missing.
+# t_report_reasons; it fits the PMIx defect of output that beats the spawn's
+# reply, fixed in 2026 by openpmix pull 4061, after the versions Debian
+# ships): its output forwarding, not the tool; the tests that judge such a
+# line run once more when it is missing.
 launcher_is_prrte() { $MPIRUN --version 2>&1 | grep -qE '\(Open MPI\) [5-9]'; }
 
 # hydra_quiet_stdin CMD...: CMD with a standard input that never becomes
