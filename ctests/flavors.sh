@@ -60,6 +60,63 @@ flavor_kind() {
   esac
 }
 
+# the MPI release a flavor runs (its launcher included): flavors of one
+# release differ only in how the library was built (SPCs, MPI_T events, the
+# standard ABI), not in how a job starts, ends or forwards its output
+flavor_release() {
+  case $1 in
+    openmpi | openmpi-spc) echo openmpi-4.1 ;;
+    openmpi-5.0.7-spc | debian13-openmpi) echo openmpi-5.0 ;;
+    sid-openmpi | sid-abi-openmpi) echo openmpi-6.0 ;;
+    mpich | mpich-events) echo mpich-4.0 ;;
+    debian13-mpich) echo mpich-4.2 ;;
+    sid-mpich | sid-abi-mpich) echo mpich-5.0 ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# A test's "scope:" line says on which flavors it can fail differently, so
+# that CI runs it there and nowhere else:
+#   every    each flavor (MPI semantics, counters, the wrappers of each ABI);
+#   release  one flavor per MPI release (launchers, signals, exit statuses,
+#            each release's Fortran bindings);
+#   kind     one flavor per kind (what the MPI offers: SPCs, MPI_T events);
+#   family   one flavor per family (option parsing, rendering, merging, files).
+# The flavor that runs a test for its group is the first in ALL_FLAVORS of
+# that group that its "flavors:" line allows and FLAVOR_SKIPS does not skip.
+scope_group() { # scope_group SCOPE FLAVOR
+  case $1 in
+    release) flavor_release "$2" ;;
+    kind) flavor_kind "$2" ;;
+    family) flavor_family "$2" ;;
+    *) echo "$2" ;;
+  esac
+}
+# in_scope TEST SCOPE KINDS FLAVOR: 0 when FLAVOR runs TEST
+in_scope() {
+  local test=$1 scope=$2 kinds=$3 flavor=$4 group f
+  case $scope in '' | every) return 0 ;; esac
+  group=$(scope_group "$scope" "$flavor")
+  for f in $ALL_FLAVORS; do
+    if [ -n "$kinds" ]; then case " $kinds " in *" $(flavor_kind "$f") "*) ;; *) continue ;; esac; fi
+    flavor_skip "$f" "$test" >/dev/null && continue
+    [ "$(scope_group "$scope" "$f")" = "$group" ] || continue
+    [ "$f" = "$flavor" ]
+    return
+  done
+  return 1
+}
+# test_kinds FILE: the kinds a test's "flavors:" line names (none: every kind)
+test_kinds() {
+  case $1 in
+    *.c) sed -n 's/^.*flavors: *\([a-z -]*\).*$/\1/p' "$1" | head -1 ;;
+    *) sed -n 's/^# flavors: *\([a-z -]*\).*$/\1/p' "$1" | head -1 ;;
+  esac
+}
+# test_header FILE WORD: the value of a test's "WORD:" line ("flavors",
+# "scope", "ranks", "timeout")
+test_header() { sed -n "s/^[#!/* ]*$2: *\([a-z0-9 .-]*\).*\$/\1/p" "$1" | head -1 | sed 's/ *$//'; }
+
 # flavor_libmpi: the MPI library a program built with $MPICC loads, where it
 # runs ($FLAVOR_EXEC); in the current directory it leaves mpiprog.c and
 # mpiprog behind.
@@ -85,7 +142,6 @@ FLAVOR_SKIPS=(
   "mpich-events|t_sessions_refused|MPICH 4.0.2 built with MPI_T events aborts now and then in MPI_Init called after MPI_Session_init at 2 ranks (its assertion at ch4_progress.h:327 on the global mutex), at this project's commit 91ba8ae as at later ones, so not from a change of the component's; stock MPICH runs the test (t_sessions_count covers sessions on this flavor)"
   "debian13-* sid-* openmpi-5.0.7-spc|t_report_sites_hpcc|hpcc is the machine's, built for Debian 12's Open MPI 4.1 (it does not start on Open MPI 5.0.7, and is not in the chroots)"
   "debian13-* sid-*|t_tau t_scorep t_caliper t_hpcrun|the site's tool installations (README, \"Testing with your own tools\") are built on this machine, not in the chroot"
-  "openmpi-spc openmpi-5.0.7-spc mpich-events debian13-* sid-*|t_report_merge_scale|the merge of 4096 synthetic ranks runs no MPI (only its seed, a 4-rank run, does): it runs once per family, on Debian 12's Open MPI and MPICH, to keep CI's time"
   "sid-abi-*|t_metric_table|README's metric table has a column per native library; a standard-ABI program's column differs by the ABI defects (t_backends, t_never_kill)"
 )
 

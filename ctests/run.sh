@@ -84,6 +84,9 @@ run_unit report-options sh "$SRC/utils/report/gen-report-options.sh" check "$SRC
 run_unit report-man bash -c "command -v groff >/dev/null || { echo 'SKIP groff is not installed (scripts/deps.sh installs groff-base)'; exit 77; }
   out=\$(groff -man -Tutf8 -ww -z '$BUILD/doc/papi-mpit-report.1' 2>&1) &&
     [ -f '$BUILD/doc/papi-mpit-report.1' ] && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+# doc/testing.md's table of tests by flavor is what the tests' "flavors:" and
+# "scope:" lines and flavors.sh's skips make run.sh do
+run_unit flavor-table bash "$SRC/ctests/flavor-table.sh" check "$SRC/doc/testing.md"
 # the written style (.clang-format) holds for every C file of the project
 run_unit format bash -c "command -v clang-format >/dev/null ||
     { echo 'SKIP clang-format is not installed (scripts/deps.sh installs it)'; exit 77; }
@@ -127,8 +130,9 @@ for flavor in $ALL_FLAVORS; do
   for src in "$here"/t_*.c; do
     name=$(basename "$src" .c)
     wanted "${MPIT_TESTS:-}" "$name" || continue
-    only=$(sed -n 's/^.*flavors: *\([a-z -]*\).*$/\1/p' "$src" | head -1)
+    only=$(test_kinds "$src")
     [ -n "$only" ] && ! wanted "$only" "$KIND" && continue
+    in_scope "$name" "$(test_header "$src" scope)" "$only" "$flavor" || continue
     skip_known "$name" && continue
     ranks=$(sed -n 's/^.*ranks: *\([0-9 ]*\).*$/\1/p' "$src" | head -1)
     log=$logdir/$flavor-$name-build.log
@@ -158,8 +162,11 @@ for flavor in $ALL_FLAVORS; do
     wanted "${MPIT_TESTS:-}" "$name" || continue
     # a "# flavors: ..." line runs a script on those flavors only, and a
     # "# timeout: SECONDS" line replaces the default 300 s
-    only=$(sed -n 's/^# flavors: *\([a-z -]*\).*$/\1/p' "$script" | head -1)
+    only=$(test_kinds "$script")
     [ -n "$only" ] && ! wanted "$only" "$KIND" && continue
+    # a "# scope: ..." line runs it once per release, kind or family
+    # (flavors.sh, in_scope; doc/testing.md has the table)
+    in_scope "$name" "$(test_header "$script" scope)" "$only" "$flavor" || continue
     skip_known "$name" && continue
     limit=$(sed -n 's/^# timeout: *\([0-9]*\).*$/\1/p' "$script" | head -1)
     log=$logdir/$flavor-$name.log

@@ -15,6 +15,7 @@
 # timeout: 1500
 #
 # Run by ctests/run.sh (environment: MPIT_SRCDIR BIN), in $BIN.
+# scope: family (PAPI's own build of the component, on this machine: the same for every flavor)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
@@ -56,10 +57,17 @@ step() { # step NAME COMMAND...: runs in the tree, log in $work/NAME.log
   if (cd "$tree" && "$@") >"$work/$name.log" 2>&1; then ok "$name"
   else echo "FAIL: $name (log $work/$name.log)"; tail -20 "$work/$name.log"; exit 1; fi
 }
-step configure ./configure --prefix="$prefix" --with-components=mpit
+# PAPI's own tests (ctests, ftests, mpitests) are not built: they do not
+# touch the component and took most of the time; the components' tests
+# (comp_tests), the mpit component's unit tests among them, are
+step configure ./configure --prefix="$prefix" --with-components=mpit --with-tests=comp_tests
 step make make -j2
 step install make install
 echo "PAPI tree built and installed in $((SECONDS - start)) s"
+for t in test_names test_engine; do
+  [ -x "$tree/components/mpit/tests/$t" ] && ok "PAPI's comp_tests built the component's $t" \
+    || fail "PAPI's comp_tests did not build components/mpit/tests/$t"
+done
 
 # every component source in libpapi, each backend against its own family's mpi.h
 for c in "$tree"/components/mpit/*.c; do

@@ -17,6 +17,7 @@
 #
 # Run by ctests/run.sh (environment: FLAVOR MPICC MPIRUN MPIRUN_OPTS
 # FLAVOR_EXEC BIN PAPI_INC PAPI_LIB PAPI_UTILS), in $BIN.
+# scope: family (PAPI's preset names and libpfm4, not the MPI)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -10,6 +10,7 @@
 # pair by pair (messages and bytes), the sites' sent bytes must add up to
 # the matrix and equal the bytes their receives got, and sites must be in
 # the program's own module (the Fortran calls seen, not only ScaLAPACK's).
+# scope: family (Debian 12's CP2K and Quantum ESPRESSO are built for its Open MPI)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -12,6 +12,7 @@
 #   own 160 MPI_Sendrecv calls exactly.
 # flavors: openmpi mpich
 # timeout: 600
+# scope: family (the collection's out-of-memory path, the same code on every MPI)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -24,6 +24,7 @@
 #   table on stderr, which no file holds;
 # - a relative -o and a program that changes directory: the report where the
 #   tool was started (the script resolves -o at launch).
+# scope: release (the job's exit status is the launcher's: abort, kill, spawn)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
@@ -132,21 +133,30 @@ opts=()
 echo "not a directory" >blocker
 # (hydra_quiet_stdin: MPICH's mpiexec otherwise dies of its own SIGPIPE now
 # and then when every rank exits at once, their output unread; test_lib.sh)
-nodir() { hydra_quiet_stdin run -np 2 "$wrap" -o blocker/out ./report_app -x 3 >nodir.out 2>nodir.err; }
-nodir
-rc=$?
-if [ $rc != 0 ] && ! grep -q '^papi-mpit-report:' nodir.err && launcher_is_prrte; then
-  # PRRTE lost the rank's stderr (launcher_is_prrte, test_lib.sh); once more
-  echo "note: unwritable output directory: PRRTE forwarded none of the rank's stderr (exit $rc): run again"
+nodir() { hydra_quiet_stdin run -np 2 "$@" "$wrap" -o blocker/out ./report_app -x 3 >nodir.out 2>nodir.err; }
+if launcher_is_prrte; then
+  # under PRRTE each rank's own stderr and status (common/per_rank.sh), not
+  # what prterun forwarded (now and then none of a rank's early line) or
+  # answered: rank 0 says the one line and exits 2, the other leaves with 0
+  # (on one host: papi-mpit-report's die()) or was killed by prterun's abort
+  nodir bash "$here/common/per_rank.sh" "$PWD/ranks"
+  rc=$?
+  st0=$(cat ranks/status.0 2>/dev/null) others=$(cat ranks/status.[1-9]* 2>/dev/null | grep -vx 0 | tr '\n' ' ')
+  n=$(cat ranks/err.* 2>/dev/null | grep -c "^papi-mpit-report: cannot \(create\|write\)")
+  [ "$st0" = 2 ] && [ -z "$others" ] && [ $rc != 0 ] && [ "$n" = 1 ] && [ "$(cat ranks/err.* | grep -c '^papi-mpit-report:')" = 1 ] \
+    && grep -q '^papi-mpit-report: cannot' ranks/err.0 && [ ! -s nodir.out ] \
+    && ok "unwritable output directory: one error line before the run ($(grep '^papi-mpit-report: cannot' ranks/err.0)), rank 0's status 2 (prterun $rc)" \
+    || { fail "unwritable output directory: rank 0's status '$st0', the other's '${others:-0}', prterun $rc, $n error lines"; head -50 ranks/err.* nodir.err; }
+else
   nodir
   rc=$?
+  n=$(grep -c "^papi-mpit-report: cannot \(create\|write\)" nodir.err)
+  # said before the run, not after it (the script checks the directory): one
+  # line, status 2, the program not started
+  [ $rc = 2 ] && [ "$n" = 1 ] && [ "$(grep -c '^papi-mpit-report:' nodir.err)" = 1 ] && [ ! -s nodir.out ] \
+    && ok "unwritable output directory: one error line before the run ($(grep '^papi-mpit-report: cannot' nodir.err)), status 2" \
+    || { fail "unwritable output directory: status $rc, $n error lines"; cat nodir.err; }
 fi
-n=$(grep -c "^papi-mpit-report: cannot \(create\|write\)" nodir.err)
-# said before the run, not after it (the script checks the directory): one
-# line, status 2, the program not started
-[ $rc = 2 ] && [ "$n" = 1 ] && [ "$(grep -c '^papi-mpit-report:' nodir.err)" = 1 ] && [ ! -s nodir.out ] \
-  && ok "unwritable output directory: one error line before the run ($(grep '^papi-mpit-report: cannot' nodir.err)), status 2" \
-  || { fail "unwritable output directory: status $rc, $n error lines"; cat nodir.err; }
 
 # ---- whole files or none: a complete report first, then one that cannot fit
 run -np 2 "$wrap" -q -o out ./report_fault fsize 100000 >/dev/null 2>full.err

@@ -8,6 +8,7 @@
 #    messages, 3.0 times the mean pair's ...";
 #  - report_pairs -p at 4 ranks: every pair the same bytes: "Point-to-point
 #    traffic is even: 12 pairs of ranks, ... each."
+# scope: family (findings computed from the program's matrix, not the MPI)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -9,6 +9,7 @@
 # Fortran entry points too, as Open MPI's Fortran layer and MPICH's mpi_f08
 # call PMPI_; MPI_Recv from rank 0, tag 5, on MPI_COMM_WORLD), and --merge
 # says that rank 2 never entered the allreduce, at the .f90 lines.
+# scope: release (each release's Fortran bindings, and its launcher's SIGTERM)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -102,5 +102,7 @@ done
 lat=$(sort -g latency.txt | awk '{ v[NR] = $1 } END { if (NR) printf "median %.1f ms, largest %.1f ms over %d states", 1000 * v[int((NR + 1) / 2)], 1000 * v[NR], NR }')
 forced_said=
 [ $forced = 0 ] || forced_said=" (in $forced mpirun SIGKILLed the ranks before any saw a signal: their periodic states stayed)"
+[ $forced -le "$(forced_limit "$jobs")" ] \
+  || fail "$forced of $jobs jobs without a state taken on SIGTERM (at most $(forced_limit "$jobs") may be mpirun's SIGKILL race)"
 [ "$good" = "$jobs" ] && ok "$jobs sbatch jobs (mpirun -np $np, a ring deadlock) ended by Slurm's time limit on a loaded node: every rank's state in $good of $jobs, all taken on SIGTERM in $((good - forced))$forced_said; from SIGTERM to the state: $lat"
 [ $fails = 0 ]

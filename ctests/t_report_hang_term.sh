@@ -29,6 +29,7 @@
 # (median and largest over all runs and ranks).
 # flavors: openmpi mpich
 # timeout: 900
+# scope: release (how each launcher passes a SIGTERM on to the ranks)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
@@ -73,7 +74,7 @@ for i in $(seq "$runs"); do
     fail "run $i: $nall of $np ranks left a state ($whys)"
     continue
   fi
-  if [ "$nsig" = 0 ] && [ "$FAMILY" = openmpi ]; then
+  if [ "$nsig" = 0 ] && case $(flavor_release "$FLAVOR") in openmpi-4.1 | openmpi-6.0) true ;; *) false ;; esac; then
     # Open MPI 4.1's mpirun: timeout sends SIGTERM to it and then to its
     # process group; the two usually arrive as one, but when mpirun's
     # handler runs between them, the second one makes it SIGKILL the ranks
@@ -102,6 +103,12 @@ stop_busy
 lat=$(sort -g latency.txt | awk '{ v[NR] = $1 } END { if (NR) printf "median %.1f ms, largest %.1f ms over %d states", 1000 * v[int((NR + 1) / 2)], 1000 * v[NR], NR }')
 forced_said=
 [ $forced = 0 ] || forced_said=" (in $forced the launcher SIGKILLed the ranks before any saw a signal: their earlier states stayed)"
+# a bounded number of forced runs: beyond it the SIGTERM path is broken
+if [ "$(flavor_release "$FLAVOR")" = openmpi-6.0 ] && [ $forced = "$runs" ]; then
+  skip_forced=1
+elif [ $forced -gt "$(forced_limit "$runs")" ]; then
+  fail "$forced of $runs runs without a state taken on SIGTERM (at most $(forced_limit "$runs") may be the launcher's SIGKILL race)"
+fi
 [ "$good" = "$runs" ] && ok "ring of $np ranks under timeout -s TERM, one busy loop per core: every rank's state in $good of $runs runs, all taken on SIGTERM in $((good - forced))$forced_said; from SIGTERM to the state: $lat"
 
 # ---- the merge of a run with one rank's state gone
@@ -123,4 +130,8 @@ assert j["hang"]["ranks_missing"] == [2], j["hang"]["ranks_missing"]' lost/repor
   grep -q '<dd id="hosts">[^<]*: rank 0-1, 3; rank 2: no state (1 host)</dd>' lost/report.html || fail "lost: report.html's hosts: $(grep -o '<dd id="hosts">[^<]*' lost/report.html)"
   [ $fails = 0 ] && ok "--merge without rank 2's state: '$head'; 'rank 2: no state'; 1 host in report.txt, report.json, report.html"
 fi
+# Open MPI 6.0.0~rc2's prterun SIGKILLs the ranks at the first SIGTERM:
+# no rank can take its state on a signal there (the file-backed state of
+# the issue on every job's end is what will hold then)
+[ $fails = 0 ] && [ -n "${skip_forced:-}" ] && { echo "SKIP $FLAVOR: prterun SIGKILLed the ranks at SIGTERM in all $runs runs (Open MPI 6.0.0~rc2 sends no SIGTERM to them); the other checks passed"; exit 77; }
 [ $fails = 0 ]

@@ -9,6 +9,7 @@
 # events), UNEXPECTED_MSGS drawn (Open MPI's SPCs).  overview.svg and
 # chart.svg render (rsvg-convert).  The 256- and 1024-rank pages are checked
 # without MPI by ctests/report_html_scale.sh (unit/report-html).
+# scope: kind (the page shows what the kind measures: senders, SPCs)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

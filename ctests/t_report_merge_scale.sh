@@ -18,7 +18,9 @@
 #   (5 per rank), 20480 messages and 163840 B sent by site:isend and
 #   received by site:recv2, the program's matrix a ring of 4096 cells of 5
 #   messages and 40 B, 4096 ranks on 64 hosts.
-# No timing is asserted (bench/report_merge_scale.sh measures).
+# The merge runs under bounds of CPU time and address space a few times
+# what it needs (bench/report_merge_scale.sh measures it).
+# scope: family (the merge of synthetic ranks runs no MPI; only its 4-rank seed does)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
@@ -29,6 +31,8 @@ $MPICC -g -O0 -Wall -Wextra -Werror "$here/hang_ring.c" -o hang_ring || { echo "
 ring_line() { grep -n "site:$1 " "$here/hang_ring.c" | cut -d: -f1; }
 ring=$(ring_line ring) ring0=$(ring_line ring0) isend=$(ring_line isend) recv2=$(ring_line recv2)
 N=4096
+# the merge's bounds: CPU seconds and address space (MiB)
+MERGE_CPU_S=${MERGE_CPU_S:-3} MERGE_VMEM_MIB=${MERGE_VMEM_MIB:-160}
 
 # ---- a real ring deadlock at 4 ranks, every rank's state written
 d=$PWD/real
@@ -47,7 +51,11 @@ fi
 # ---- 4096 ranks of it, merged
 big=$PWD/big
 python3 "$here/common/synth_snapshots.py" "$d" $N "$big" || { fail "cannot make $N ranks' snapshots"; exit 1; }
-"$wrap" --merge "$big" >"$big.out" 2>"$big.err" || { fail "--merge of $N ranks failed"; cat "$big.err"; exit 1; }
+# bounded at a few times what it takes (0.3 s of CPU and 28 MiB resident
+# at 4096 ranks, doc/performance.md): an N x N table (128 MiB at 4096 ranks)
+# or a quadratic pass fails here, with its limit's message
+(ulimit -v $((MERGE_VMEM_MIB * 1024)) -t $MERGE_CPU_S && exec "$wrap" --merge "$big") >"$big.out" 2>"$big.err" \
+  || { fail "--merge of $N ranks failed within $MERGE_CPU_S s of CPU and $MERGE_VMEM_MIB MiB of address space"; cat "$big.err"; exit 1; }
 for f in report.txt report.json report.html; do [ -s "$big/$f" ] || fail "--merge wrote no $f"; done
 
 cycle="  Deadlock: a cycle of $N ranks, none of which can go on: rank 0 waits for rank $((N - 1)), rank $((N - 1)) for rank $((N - 2)), and so on through $((N - 4)) more ranks to rank 1, which waits for rank 0. $((N - 1)) ranks (1-$((N - 1))) wait in MPI_Recv from their left neighbour, tag 3, at hang_ring.c:$ring; rank 0 waits in MPI_Recv from rank $((N - 1)), tag 4, at hang_ring.c:$ring0."

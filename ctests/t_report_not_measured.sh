@@ -6,6 +6,7 @@
 # remedy its reason names (exactly), and the lines point to report.txt,
 # which keeps a line per reason.  Nothing about them before the program's
 # own output.
+# scope: kind (what is not measured is what the kind lacks)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -13,6 +13,7 @@
 #   collection) would show as extra counts.  The CSV equals the JSON, the SVG
 #   renders, report.txt names the sender of each receiver.
 # - PAPI_MPIT_REPORT_SENDERS=0: no matrix, no files, no note.
+# scope: kind (the sender matrix comes from MPI_T events or SPCs)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

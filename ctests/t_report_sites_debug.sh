@@ -12,6 +12,7 @@
 # - no debug file: the program's sites are module+offset (no line, no
 #   function), and report.json's call_sites.modules_without_lines names the
 #   program, and only it; report.txt says so in one line.
+# scope: family (the program's debug information, not the MPI)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -11,6 +11,7 @@
 # are the MPI's counters of that rank and its point-to-point totals from the
 # program's matrix.  Debian has no TAU, so the reader is this test's, after
 # TAU's documented format.
+# scope: family (a rendering of the report, the same on every MPI of a family)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -2,6 +2,9 @@
 # (t_report_hang, t_report_hang_slurm), sourced after test_lib.sh and
 # report_tool: $here is ctests/, $wrap the tool, fail() counts.
 
+# flavor_release: how the flavor's launcher ends a job
+. "$here/flavors.sh"
+
 # line NAME: the line of report_hang.c marked "site:NAME"
 line() { grep -n "site:$1 " "$here/report_hang.c" | cut -d: -f1; }
 
@@ -76,3 +79,10 @@ check_merge() {
 assert h["findings"][0] == sys.argv[2].strip(), (h["findings"][0], sys.argv[2])' "$d/report.json" "$txt" \
     || fail "$mode: report.json's hang member"
 }
+
+# forced_limit RUNS: how many of RUNS runs Open MPI 4.1's mpirun may end by
+# SIGKILLing the ranks before any of them saw a signal (a second SIGTERM
+# reaching it apart from the first, now and then): at most a quarter.  More
+# than that is the signal path broken, not the race.  (Open MPI 6.0.0~rc2's
+# prterun does it every time: the test then says SKIP with the reason.)
+forced_limit() { echo $(($1 / 4)); }
