@@ -141,8 +141,8 @@ FLAVOR_SKIPS=(
   "debian13-* sid-*|t_report_netpipe|NPmpi is the machine's netpipe-openmpi (Debian 12), not in the chroot"
   "mpich-events|t_sessions_refused|MPICH 4.0.2 built with MPI_T events aborts now and then in MPI_Init called after MPI_Session_init at 2 ranks (its assertion at ch4_progress.h:327 on the global mutex), at this project's commit 91ba8ae as at later ones, so not from a change of the component's; stock MPICH runs the test (t_sessions_count covers sessions on this flavor)"
   "debian13-* sid-* openmpi-5.0.7-spc|t_report_sites_hpcc|hpcc is the machine's, built for Debian 12's Open MPI 4.1 (it does not start on Open MPI 5.0.7, and is not in the chroots)"
-  "debian13-* sid-*|t_tau t_scorep t_caliper t_hpcrun|the site's tool installations (README, \"Testing with your own tools\") are built on this machine, not in the chroot"
-  "sid-abi-*|t_metric_table|README's metric table has a column per native library; a standard-ABI program's column differs by the ABI defects (t_backends, t_never_kill)"
+  "debian13-* sid-*|t_tau t_scorep t_caliper t_hpcrun|the site's tool installations (doc/testing.md, \"Testing with your own tools\") are built on this machine, not in the chroot"
+  "sid-abi-*|t_metric_table|doc/events.md's metric table has a column per native library; a standard-ABI program's column differs by the ABI defects (t_backends, t_never_kill)"
 )
 
 # flavor_skip FLAVOR TEST: prints why TEST cannot hold on FLAVOR, or returns 1

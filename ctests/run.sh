@@ -77,7 +77,7 @@ run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/r
   '$SRC/utils/report/collect/report_records.c' -o '$unitdir/test_report_records' && '$unitdir/test_report_records'"
 # report.html from 2 to 1024 ranks, checked in headless Chromium
 run_unit report-html bash "$SRC/ctests/report_html_scale.sh" "$unitdir/report-html"
-# the report tool's options: README's table is utils/report/report-options.tsv's and
+# the report tool's options: doc/report.md's table is utils/report/report-options.tsv's and
 # that file names every PAPI_MPIT_REPORT_* variable utils/ reads
 run_unit report-options sh "$SRC/utils/report/gen-report-options.sh" check "$SRC"
 # the man page made from it renders without a groff warning

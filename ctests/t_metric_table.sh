@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# README's table of portable metrics by flavor says what the component does:
+# doc/events.md's table of portable metrics by flavor says what the component does:
 # this flavor's column equals what the component reports on a 1-rank run
 # (scripts/metric-table.sh, which also rewrites the table).
 # Run by ctests/run.sh (environment: FLAVOR MPICC MPIRUN MPIRUN_OPTS BIN
@@ -10,13 +10,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 test_workdir metric_table || exit 1
 fails=0
 bash "$here/../scripts/metric-table.sh" column "$FLAVOR" > live.txt || { echo "FAIL: the metric lister did not run"; exit 1; }
-bash "$here/../scripts/metric-table.sh" readme "$FLAVOR" > readme.txt || { echo "FAIL: README.md has no column for $FLAVOR"; exit 1; }
+bash "$here/../scripts/metric-table.sh" doc "$FLAVOR" > doc.txt || { echo "FAIL: doc/events.md has no column for $FLAVOR"; exit 1; }
 cat live.txt
 [ -s live.txt ] || fail "the lister printed no metric"
-if diff readme.txt live.txt > diff.txt; then
-  ok "README's column for $FLAVOR matches the component ($(wc -l < live.txt) metrics)"
+if diff doc.txt live.txt > diff.txt; then
+  ok "doc/events.md's column for $FLAVOR matches the component ($(wc -l < live.txt) metrics)"
 else
-  fail "README's column for $FLAVOR differs from the component (< README, > component); run scripts/metric-table.sh write"
+  fail "doc/events.md's column for $FLAVOR differs from the component (< doc/events.md, > component); run scripts/metric-table.sh write"
   cat diff.txt
 fi
 [ $fails -eq 0 ] && echo "PASS t_metric_table ($FLAVOR)"

@@ -7,7 +7,7 @@
  * during the traffic add up to exactly U, and a snapshot taken right after
  * another, with no MPI call between them, records 0.
  * Open MPI 4.1 attaches SPCs only in MPI_Init, so a Caliper user attaches
- * the counter up front (README, "With Caliper"); the test does the same.
+ * the counter up front (doc/tools.md, "With Caliper"); the test does the same.
  * flavors: openmpi-spc mpich-events
  * ranks: 2 4 */
 #include "check.h"

@@ -12,7 +12,7 @@
 # background, each kind in order, while the tests of the flavors already
 # there run.  The client tests (TAU,
 # Caliper, hpcrun, Score-P) run against the installations the environment
-# names (README, "Testing with your own tools") and skip otherwise.
+# names (doc/testing.md, "Testing with your own tools") and skip otherwise.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/_build}

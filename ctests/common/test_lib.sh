@@ -70,7 +70,7 @@ need_client() {
   case $FLAVOR in *-abi)
     [ "$name" = hpcrun ] || { echo "SKIP $name is built per native MPI: its MPI layer is compiled against that MPI's mpi.h"; exit 77; } ;;
   esac
-  [ -n "$prefix" ] || { echo "SKIP no $name installation named: set $var (or ${var}_$fam) to a prefix built against $PAPI_PREFIX (README, \"Testing with your own tools\")"; exit 77; }
+  [ -n "$prefix" ] || { echo "SKIP no $name installation named: set $var (or ${var}_$fam) to a prefix built against $PAPI_PREFIX (doc/testing.md, \"Testing with your own tools\")"; exit 77; }
   client_dir=$prefix${sub:+/$sub}
   [ -e "$client_dir/$file" ] || { echo "FAIL: $var=$prefix: no $sub${sub:+/}$file there"; exit 1; }
   echo "$name: $client_dir (PAPI: $PAPI_PREFIX)"

@@ -9,7 +9,7 @@
 #       the lines @OPTIONS@ and @ENVIRONMENT@
 #   gen-report-options.sh readme FILE       rewrites the table between
 #       "<!-- report-options: generated" and "<!-- report-options: end -->"
-#   gen-report-options.sh check SRCDIR      fails if SRCDIR/README.md's table
+#   gen-report-options.sh check SRCDIR      fails if SRCDIR/doc/report.md's table
 #       is not the data's, or if the sources read a PAPI_MPIT_REPORT_*
 #       variable the data lacks (or the data names one nobody reads)
 #
@@ -148,7 +148,7 @@ fill() {
       }
     }
 
-    # ---- README table (Markdown)
+    # ---- the Markdown table of doc/report.md
     function md(s) { gsub(/\|/, "\\|", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
     function readme_table(i) {
       print "| option | environment | |"
@@ -185,15 +185,18 @@ fill() {
   ' "$data" "$2"
 }
 
-# check SRCDIR: README's table, and the variables the sources read
+# the Markdown file that holds the table of options, under SRCDIR
+table_doc=doc/report.md
+
+# check SRCDIR: the table in doc/report.md, and the variables the sources read
 check() {
   src=$1 status=0 tmp=${TMPDIR:-/tmp}/$me.$$
   trap 'rm -f "$tmp"' EXIT
-  fill readme "$src/README.md" > "$tmp"
-  if ! cmp -s "$tmp" "$src/README.md"; then
-    diff -u "$src/README.md" "$tmp" || :
-    echo "README.md's table of options differs from utils/report/report-options.tsv; fix with:"
-    echo "  (cd $src && sh utils/report/gen-report-options.sh readme README.md)"
+  fill readme "$src/$table_doc" > "$tmp" || return 1
+  if ! cmp -s "$tmp" "$src/$table_doc"; then
+    diff -u "$src/$table_doc" "$tmp" || :
+    echo "$table_doc's table of options differs from utils/report/report-options.tsv; fix with:"
+    echo "  (cd $src && sh utils/report/gen-report-options.sh readme $table_doc)"
     status=1
   fi
   # used: "NAME" literals in the C sources, $NAME or ${NAME in the script
