@@ -21,14 +21,14 @@ table() {
   for f in $ALL_FLAVORS; do printf -- '---|'; done
   printf '\n'
   for t in "$here"/t_*.c "$here"/t_*.sh; do
-    name=$(basename "$t"); name=${name%.*}
-    kinds=$(test_kinds "$t")
-    scope=$(test_header "$t" scope); scope=${scope:-every}
-    why=$(sed -n 's/^[#!/* ]*scope: *[a-z]* *(\(.*\))[ */]*$/\1/p' "$t" | head -1)
+    name=${t##*/}; name=${name%.*}
+    test_meta "$t"
+    kinds=$KINDS scope=${SCOPE:-every} why=$SCOPE_WHY
     [ -n "$kinds" ] && why="${why:+$why; }kinds: $kinds"
     row="| $name | $scope | ${why:-} |"
     for f in $ALL_FLAVORS; do
-      if [ -n "$kinds" ] && ! case " $kinds " in *" $(flavor_kind "$f") "*) true ;; *) false ;; esac; then
+      flavor_kind_r "$f"
+      if [ -n "$kinds" ] && ! case " $kinds " in *" $REPLY "*) true ;; *) false ;; esac; then
         row="$row |"
       elif ! in_scope "$name" "$scope" "$kinds" "$f"; then
         row="$row |"

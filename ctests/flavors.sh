@@ -49,32 +49,34 @@ flavor_family() { case $1 in openmpi* | *-openmpi) echo openmpi ;; *) echo mpich
 # kind of a flavor: what its MPI offers the tests, whatever its version
 # (openmpi, mpich: the distribution's; openmpi-spc: SPCs; mpich-events: MPI_T
 # events and recvq pvars).  Tests name kinds in "flavors:" lines and $KIND.
-flavor_kind() {
+flavor_kind() { flavor_kind_r "$1"; echo "$REPLY"; }
+# flavor_kind_r FLAVOR: the same in REPLY (no subshell: the scope checks
+# call it for every test and flavor)
+flavor_kind_r() {
   case $1 in
-    openmpi*-spc) echo openmpi-spc ;;
-    mpich*-events|mpich*-abi) echo mpich-events ;;
+    openmpi*-spc) REPLY=openmpi-spc ;;
+    mpich*-events|mpich*-abi) REPLY=mpich-events ;;
     # the distributions' MPIs as they ship: no SPCs, no MPICH events
-    *-openmpi) echo openmpi ;;
-    *-mpich) echo mpich ;;
-    *) echo "$1" ;;
+    *-openmpi) REPLY=openmpi ;;
+    *-mpich) REPLY=mpich ;;
+    *) REPLY=$1 ;;
   esac
 }
-
 # the MPI release a flavor runs (its launcher included): flavors of one
 # release differ only in how the library was built (SPCs, MPI_T events, the
 # standard ABI), not in how a job starts, ends or forwards its output
-flavor_release() {
+flavor_release() { flavor_release_r "$1"; echo "$REPLY"; }
+flavor_release_r() {
   case $1 in
-    openmpi | openmpi-spc) echo openmpi-4.1 ;;
-    openmpi-5.0.7-spc | debian13-openmpi) echo openmpi-5.0 ;;
-    sid-openmpi | sid-abi-openmpi) echo openmpi-6.0 ;;
-    mpich | mpich-events) echo mpich-4.0 ;;
-    debian13-mpich) echo mpich-4.2 ;;
-    sid-mpich | sid-abi-mpich) echo mpich-5.0 ;;
-    *) echo "$1" ;;
+    openmpi | openmpi-spc) REPLY=openmpi-4.1 ;;
+    openmpi-5.0.7-spc | debian13-openmpi) REPLY=openmpi-5.0 ;;
+    sid-openmpi | sid-abi-openmpi) REPLY=openmpi-6.0 ;;
+    mpich | mpich-events) REPLY=mpich-4.0 ;;
+    debian13-mpich) REPLY=mpich-4.2 ;;
+    sid-mpich | sid-abi-mpich) REPLY=mpich-5.0 ;;
+    *) REPLY=$1 ;;
   esac
 }
-
 # A test's "scope:" line says on which flavors it can fail differently, so
 # that CI runs it there and nowhere else:
 #   every    each flavor (MPI semantics, counters, the wrappers of each ABI);
@@ -84,38 +86,43 @@ flavor_release() {
 #   family   one flavor per family (option parsing, rendering, merging, files).
 # The flavor that runs a test for its group is the first in ALL_FLAVORS of
 # that group that its "flavors:" line allows and FLAVOR_SKIPS does not skip.
-scope_group() { # scope_group SCOPE FLAVOR
+scope_group_r() { # scope_group_r SCOPE FLAVOR: the group, in REPLY
   case $1 in
-    release) flavor_release "$2" ;;
-    kind) flavor_kind "$2" ;;
-    family) flavor_family "$2" ;;
-    *) echo "$2" ;;
+    release) flavor_release_r "$2" ;;
+    kind) flavor_kind_r "$2" ;;
+    family) case $2 in openmpi* | *-openmpi) REPLY=openmpi ;; *) REPLY=mpich ;; esac ;;
+    *) REPLY=$2 ;;
   esac
 }
 # in_scope TEST SCOPE KINDS FLAVOR: 0 when FLAVOR runs TEST
 in_scope() {
   local test=$1 scope=$2 kinds=$3 flavor=$4 group f
   case $scope in '' | every) return 0 ;; esac
-  group=$(scope_group "$scope" "$flavor")
+  scope_group_r "$scope" "$flavor"; group=$REPLY
   for f in $ALL_FLAVORS; do
-    if [ -n "$kinds" ]; then case " $kinds " in *" $(flavor_kind "$f") "*) ;; *) continue ;; esac; fi
+    if [ -n "$kinds" ]; then flavor_kind_r "$f"; case " $kinds " in *" $REPLY "*) ;; *) continue ;; esac; fi
+    scope_group_r "$scope" "$f"; [ "$REPLY" = "$group" ] || continue
     flavor_skip "$f" "$test" >/dev/null && continue
-    [ "$(scope_group "$scope" "$f")" = "$group" ] || continue
     [ "$f" = "$flavor" ]
     return
   done
   return 1
 }
-# test_kinds FILE: the kinds a test's "flavors:" line names (none: every kind)
-test_kinds() {
-  case $1 in
-    *.c) sed -n 's/^.*flavors: *\([a-z -]*\).*$/\1/p' "$1" | head -1 ;;
-    *) sed -n 's/^# flavors: *\([a-z -]*\).*$/\1/p' "$1" | head -1 ;;
-  esac
+# test_meta FILE: a test's header lines, read without a subshell (run.sh
+# and flavor-table.sh call it for every test): KINDS, the kinds its
+# "flavors:" line names (none: every kind), SCOPE and SCOPE_WHY, its
+# "scope:" line's word and the reason in parentheses after it
+test_meta() {
+  local line re_kinds re_scope='^[#!/* ]*scope: *([a-z]+)( *[(](.*)[)])?'
+  KINDS="" SCOPE="" SCOPE_WHY=""
+  case $1 in *.c) re_kinds='^.*flavors: *([a-z -]*)' ;; *) re_kinds='^# flavors: *([a-z -]*)' ;; esac
+  while IFS= read -r line || [ -n "$line" ]; do
+    [ -z "$KINDS" ] && [[ $line =~ $re_kinds ]] && KINDS=${BASH_REMATCH[1]}
+    [ -z "$SCOPE" ] && [[ $line =~ $re_scope ]] && SCOPE=${BASH_REMATCH[1]} SCOPE_WHY=${BASH_REMATCH[3]}
+  done <"$1"
+  KINDS=${KINDS%"${KINDS##*[! ]}"}
+  return 0
 }
-# test_header FILE WORD: the value of a test's "WORD:" line ("flavors",
-# "scope", "ranks", "timeout")
-test_header() { sed -n "s/^[#!/* ]*$2: *\([a-z0-9 .-]*\).*\$/\1/p" "$1" | head -1 | sed 's/ *$//'; }
 
 # flavor_libmpi: the MPI library a program built with $MPICC loads, where it
 # runs ($FLAVOR_EXEC); in the current directory it leaves mpiprog.c and

@@ -130,9 +130,9 @@ for flavor in $ALL_FLAVORS; do
   for src in "$here"/t_*.c; do
     name=$(basename "$src" .c)
     wanted "${MPIT_TESTS:-}" "$name" || continue
-    only=$(test_kinds "$src")
+    test_meta "$src"; only=$KINDS
     [ -n "$only" ] && ! wanted "$only" "$KIND" && continue
-    in_scope "$name" "$(test_header "$src" scope)" "$only" "$flavor" || continue
+    in_scope "$name" "$SCOPE" "$only" "$flavor" || continue
     skip_known "$name" && continue
     ranks=$(sed -n 's/^.*ranks: *\([0-9 ]*\).*$/\1/p' "$src" | head -1)
     log=$logdir/$flavor-$name-build.log
@@ -162,11 +162,11 @@ for flavor in $ALL_FLAVORS; do
     wanted "${MPIT_TESTS:-}" "$name" || continue
     # a "# flavors: ..." line runs a script on those flavors only, and a
     # "# timeout: SECONDS" line replaces the default 300 s
-    only=$(test_kinds "$script")
+    test_meta "$script"; only=$KINDS
     [ -n "$only" ] && ! wanted "$only" "$KIND" && continue
     # a "# scope: ..." line runs it once per release, kind or family
     # (flavors.sh, in_scope; doc/testing.md has the table)
-    in_scope "$name" "$(test_header "$script" scope)" "$only" "$flavor" || continue
+    in_scope "$name" "$SCOPE" "$only" "$flavor" || continue
     skip_known "$name" && continue
     limit=$(sed -n 's/^# timeout: *\([0-9]*\).*$/\1/p' "$script" | head -1)
     log=$logdir/$flavor-$name.log
