@@ -80,9 +80,10 @@ assert h["findings"][0] == sys.argv[2].strip(), (h["findings"][0], sys.argv[2])'
     || fail "$mode: report.json's hang member"
 }
 
-# forced_limit RUNS: how many of RUNS runs Open MPI 4.1's mpirun may end by
+# forced_limit RUNS: how many of RUNS runs Open MPI's launcher may end by
 # SIGKILLing the ranks before any of them saw a signal (a second SIGTERM
-# reaching it apart from the first, now and then): at most a quarter.  More
-# than that is the signal path broken, not the race.  (Open MPI 6.0.0~rc2's
-# prterun does it every time: the test then says SKIP with the reason.)
-forced_limit() { echo $(($1 / 4)); }
+# reaching it apart from the first, now and then: 1 run in 20 of 4.1's
+# mpirun, 1 in 5 of 5.0.7's prterun on a loaded machine): at most half.
+# More is the signal path broken, not the race: broken, every run is one.
+# (Open MPI 6.0.0~rc2's prterun does it every time: SKIP with the reason.)
+forced_limit() { echo $(($1 / 2)); }
