@@ -3,7 +3,7 @@
  * MPI_Ineighbor_*, MPI 4.0's persistent collectives (each started and
  * waited for once), MPI_Isendrecv, MPI_Isendrecv_replace and
  * MPI_Comm_disconnect.  Each call the check names carries a marker
- * comment "site:NAME" at the end of its statement; every rank makes each
+ * comment (site: and its name) at the end of its statement; every rank makes each
  * call once.  The neighbor calls run on a periodic ring (MPI_Cart_create).
  * report_mpi4_check.py says what the report must count. */
 #include <mpi.h>

@@ -2,14 +2,16 @@
 """Checks papi-mpit-report's call sites (report.json) of ctests/report_mpi4_app.c
 against what the program did.
 
-    report_mpi4_check.py SOURCE DIR NPROCS
+    report_mpi4_check.py SOURCE DIR NPROCS FAMILY
 
 The sites' lines come from the "site:NAME" markers in SOURCE.  Each marked
 site's call, calls, messages and bytes sent and received are exact: every
 rank makes each call once; a collective's bytes are its send side
 (mpi-calls.tsv), counted where a persistent one is made; the neighbor
 calls' v and w forms count none (their payload needs the topology's degree,
-which the wrapper does not read).  Prints "ok: ..." and "FAIL: ..." lines;
+which the wrapper does not read).  MPICH completes an MPI_Isendrecv with a
+status that is not its receive's (4.0.2: count 0, source 0, tag 0), so
+there its received side is not checked.  Prints "ok: ..." and "FAIL: ..." lines;
 exits 1 on any failure.
 """
 import json
@@ -17,7 +19,7 @@ import os
 import re
 import sys
 
-src, outdir, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+src, outdir, n, family = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 fails = 0
 
 
@@ -94,6 +96,9 @@ for name, (call, calls, mo, bo, mi, bi) in want.items():
         continue
     s = got[0]
     have = (s["calls"], s["messages_sent"], s["bytes_sent"], s["messages_received"], s["bytes_received"])
+    if family == "mpich" and call.startswith("MPI_Isendrecv"):
+        print(f"note: {name}: MPICH's status of an MPI_Isendrecv is not its receive's: received {have[3:]} not checked")
+        have, mi, bi = have[:3] + (None, None), None, None
     check(have == (calls, mo, bo, mi, bi),
           f"{name}: {call} at {base}:{line} calls, msgs/bytes sent, received {have}, want {(calls, mo, bo, mi, bi)}")
     check(sum(s["rank_calls"]) == s["calls"] and sum(s["rank_time_ns"]) == s["time_ns"] and min(s["rank_time_ns"]) >= 0,

@@ -21,6 +21,6 @@ for np in 3 4; do
   timeout 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o out$np ./report_mpi4_app >out$np.txt 2>err$np.txt
   rc=$?
   [ $rc = 0 ] && ok "np=$np: exit 0" || { fail "np=$np: exit $rc"; cat err$np.txt; continue; }
-  python3 "$here/report_mpi4_check.py" "$here/report_mpi4_app.c" out$np $np || fails=$((fails + 1))
+  python3 "$here/report_mpi4_check.py" "$here/report_mpi4_app.c" out$np $np "$FAMILY" || fails=$((fails + 1))
 done
 [ $fails = 0 ]
