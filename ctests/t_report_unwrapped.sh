@@ -48,7 +48,7 @@ excluded=$(( n - w - $(wc -w <<<"$missing") ))
 if [ -z "$missing" ]; then
   ok "the other $excluded are in mpi-unwrapped.tsv with their reasons"
 else
-  fail "$(wc -w <<<"$missing") functions of mpi.h neither wrapped nor in mpi-unwrapped.tsv:$missing"
+  fail "functions of mpi.h neither wrapped nor in mpi-unwrapped.tsv ($(wc -w <<<"$missing")):$missing"
 fi
 # a table row is a pattern and a reason
 bad=$(grep -v '^#' "$table" | grep -v '^$' | awk -F'\t' 'NF != 2 || $2 == "" { print NR": "$0 }')
