@@ -12,9 +12,12 @@ accounting on the C handles PMPI_*_f2c gives, the call made through the
 MPI's own Fortran entry below (pmpi_send_ ...).
 OUT-names.h has the names by index (SITES_FN_*), for the records.  The same
 output serves every MPI family: it is compiled against each family's mpi.h,
-and rows newer than the library (since > MPI_VERSION) or for MPI-IO where the
-library has none are left out by the preprocessor, and the Fortran entry
-points where the header has no Fortran ABI (the standard ABI's).
+rows for MPI-IO where the library has none are left out by the preprocessor,
+and the Fortran entry points where the header has no Fortran ABI (the
+standard ABI's).  A row newer than the header (since > MPI_VERSION) is kept,
+its PMPI_ entry declared weak: the interposer built on one release's mpi.h
+serves the family's later ones (Open MPI 4.1's header reports MPI 3.1, while
+5.0's and 6.0's libraries have MPI 4.0's calls).
 """
 import re
 import sys
@@ -155,7 +158,21 @@ def wrapper(row, idx):
         call_args = ", ".join("sts" if p["role"] == "statuses" else p["name"] for p in row["params"])
     before = subst(before, roles).replace("STATUS_OWN(", "MPI_Status own_st, *st = sites_status(&own_st, ")
     after = subst(after, roles)
-    lines = [f"int {name}({proto})", "{", "    sites_call_t c;"]
+    lines = []
+    if row["since"] > 3:
+        # an mpi.h older than the call: the interposer built on it also
+        # serves the family's newer libraries (Open MPI 5.0 and 6.0 run
+        # with the one built on 4.1's header), which have it; the PMPI_
+        # entry is declared weak, so a library without it still loads
+        lines += [f"#if MPI_VERSION < {row['since']}",
+                  f"int P{name}({proto}) __attribute__((weak));",
+                  f"int {name}({proto});",
+                  "#endif"]
+    lines += [f"int {name}({proto})", "{", "    sites_call_t c;"]
+    if row["since"] > 3:
+        lines += [f"#if MPI_VERSION < {row['since']}",
+                  f"    if (!P{name}) return MPI_ERR_INTERN; /* a library without the call */",
+                  "#endif"]
     if kind == "free":
         lines.append(f"    sites_forget(*{roles['req']});")
     if kind in ALWAYS:
@@ -354,8 +371,6 @@ def mark(row):
 
 def guard(row):
     g = []
-    if row["since"] > 3:
-        g.append(f"MPI_VERSION >= {row['since']}")
     if row["kind"] in ("ioread", "iowrite"):
         g.append("defined(MPI_FILE_NULL)")
     return " && ".join(g)

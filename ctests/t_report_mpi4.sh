@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# papi-mpit-report's call sites of the calls report_sites_app.c does not
+# make, exact (report_mpi4_app.c says what the program does,
+# report_mpi4_check.py what the report must say): MPI_Ialltoallw,
+# MPI_Ireduce_scatter, the MPI_Ineighbor_* calls, MPI 4.0's persistent
+# collectives, MPI_Isendrecv, MPI_Isendrecv_replace and MPI_Comm_disconnect.
+# Skipped where the MPI lacks MPI 4.0's calls (Open MPI 4.1).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common/test_lib.sh"
+report_tool || exit 1
+test_workdir report-mpi4 || exit 1
+printf '#include <mpi.h>\nint probe(MPI_Request *r) { return MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, r); }\n' >probe.c
+if ! $MPICC -c -Werror=implicit-function-declaration probe.c -o probe.o >probe.log 2>&1; then
+  echo "SKIP the MPI has no MPI 4.0 calls ($MPICC: no MPI_Barrier_init)"
+  exit 77
+fi
+# -O0: each marked line keeps its own call
+$MPICC -g -O0 -Wall -Wextra "$here/report_mpi4_app.c" -o report_mpi4_app || { echo "FAIL: cannot build report_mpi4_app"; exit 1; }
+for np in 3 4; do
+  timeout 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o out$np ./report_mpi4_app >out$np.txt 2>err$np.txt
+  rc=$?
+  [ $rc = 0 ] && ok "np=$np: exit 0" || { fail "np=$np: exit $rc"; cat err$np.txt; continue; }
+  python3 "$here/report_mpi4_check.py" "$here/report_mpi4_app.c" out$np $np "$FAMILY" || fails=$((fails + 1))
+done
+[ $fails = 0 ]
