@@ -58,7 +58,7 @@ for mode in deadlock mismatch collective; do
     # states stay.  Never some ranks' states on SIGTERM and others not.
     case $nsig in
       $np) ;;
-      0) [ "$(flavor_launcher "$FLAVOR")" = prrte-6.0 ] || fail "$mode: no rank wrote its state on SIGTERM" ;;
+      0) [ "$(flavor_release "$FLAVOR")" = openmpi-6.0 ] || fail "$mode: no rank wrote its state on SIGTERM" ;;
       *) fail "$mode: $nsig of $np ranks wrote their state on SIGTERM" ;;
     esac
     check_calls "$d" $mode $np
