@@ -75,6 +75,10 @@ run_unit report-files bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/ren
 # the record sequences of the collection (written against the record before)
 run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_records.c' \
   '$SRC/utils/report/collect/report_records.c' -o '$unitdir/test_report_records' && '$unitdir/test_report_records'"
+# the module holding an address without glibc's _dl_find_object (below 2.35):
+# the executable, libc, a library loaded later, from a signal handler
+run_unit report-modules bash -c "cc -Wall -Wextra -Werror -UHAVE__DL_FIND_OBJECT -I'$SRC/utils/report/sites' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_modules.c' \
+  '$SRC/utils/report/sites/site_modules.c' -ldl -lpthread -o '$unitdir/test_report_modules' && '$unitdir/test_report_modules'"
 # report.html from 2 to 1024 ranks, checked in headless Chromium
 run_unit report-html bash "$SRC/ctests/report_html_scale.sh" "$unitdir/report-html"
 # the report tool's options: README's table is utils/report/report-options.tsv's and

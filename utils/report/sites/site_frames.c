@@ -3,11 +3,14 @@
  * the MPI, and when it is a library's, the program's own frame behind it
  * (site_frames.h has the rule).  Runs inside the program's MPI calls: no
  * lock, no allocation, no I/O.  Modules are found with glibc's
- * _dl_find_object (lock-free, async-signal-safe) and classified once each
- * into a fixed cache; frames are walked with the unwinder of libgcc_s
- * (_Unwind_Backtrace: the modules' unwind tables, so code without frame
- * pointers is walked right; since GCC 12 it finds them through
- * _dl_find_object, without a lock), and the walk stops at the first frame of
+ * _dl_find_object (lock-free, async-signal-safe), or by site_modules.c
+ * where glibc has none (its one I/O: /proc/self/maps, read once for a
+ * module loaded after its last scan), and classified once each into a
+ * fixed cache;
+ * frames are walked with the unwinder of libgcc_s (_Unwind_Backtrace: the
+ * modules' unwind tables, so code without frame pointers is walked right;
+ * since GCC 12 it finds them through _dl_find_object, without a lock, where
+ * glibc has it), and the walk stops at the first frame of
  * the program's own code.  A call from the program's own code walks
  * nothing.
  */
@@ -25,6 +28,7 @@
 
 #include "report_env.h"
 #include "site_frames.h"
+#include "site_modules.h"
 #include "site_table.h"
 
 /* ---- the rule, as data: first match wins; none: the program's own code */
@@ -137,9 +141,9 @@ static __thread int last_cls __attribute__((tls_model("initial-exec")));
 int sites_module_class(uintptr_t pc)
 {
     if (pc - last_lo < last_hi - last_lo) return last_cls;
-    struct dl_find_object fo;
-    if (_dl_find_object((void *)pc, &fo) != 0) return SITES_MOD_PROGRAM; /* no module: generated code */
-    uintptr_t lo = (uintptr_t)fo.dlfo_map_start, hi = (uintptr_t)fo.dlfo_map_end;
+    sites_module_t mod;
+    if (sites_module_at(pc, &mod) != 0) return SITES_MOD_PROGRAM; /* no module: generated code */
+    uintptr_t lo = mod.start, hi = mod.end;
     unsigned h = (unsigned)((lo >> 12) * 0x9E3779B1u) % MODS;
     int cls = 0;
     for (int i = 0; i < MODS; i++, h = (h + 1) % MODS) {
@@ -150,7 +154,7 @@ int sites_module_class(uintptr_t pc)
         }
         if (cur == 0) {
             /* first sight: classify by its path (the same answer whoever does it) */
-            cls = classify(fo.dlfo_link_map ? fo.dlfo_link_map->l_name : NULL);
+            cls = classify(mod.path);
             uintptr_t want = 0;
             if (__atomic_compare_exchange_n(&mods[h].lo, &want, lo, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
                 mods[h].hi = hi;
@@ -160,7 +164,7 @@ int sites_module_class(uintptr_t pc)
             if (want == lo) break;
         }
     }
-    if (!cls) cls = classify(fo.dlfo_link_map ? fo.dlfo_link_map->l_name : NULL);
+    if (!cls) cls = classify(mod.path);
     last_lo = lo, last_hi = hi, last_cls = cls;
     return cls;
 }
@@ -343,6 +347,7 @@ void sites_frames_begin(int d, const char *libs, char *why, size_t len)
         }
         p += n + (p[n] == ',');
     }
+    sites_modules_refresh();
     memset(mods, 0, sizeof mods);
     memset(chains, 0, sizeof chains);
     chains_on = report_bool_env("PAPI_MPIT_REPORT_SITE_CHAINS", 1);

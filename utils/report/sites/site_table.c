@@ -19,6 +19,7 @@
 
 #include "report_handles.h"
 #include "site_fortran.h"
+#include "site_modules.h"
 #include "site_table.h"
 
 /* counts: atomic where the program's threads may call MPI at once, plain
@@ -739,6 +740,8 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
 
 void sites_window(int open)
 {
+    /* a safe point: the MPI's own modules loaded by MPI_Init are known from here on */
+    if (open) sites_modules_refresh();
     long long dt = sites_ticks() - anchor_ticks, dns = sites_now_ns() - anchor_ns;
     if (open && sites_use_tsc && dt > 0 && dns > 0) ns_per_tick = (double)dns / (double)dt;
     if (sites) __atomic_store_n(&sites_on, open, __ATOMIC_RELEASE);
