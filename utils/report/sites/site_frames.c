@@ -27,6 +27,7 @@
 #include <unwind.h>
 
 #include "report_env.h"
+#include "site_frame_arch.h"
 #include "site_frames.h"
 #include "site_modules.h"
 #include "site_table.h"
@@ -198,7 +199,8 @@ typedef struct chain {
 static chain_t chains[CHAINS];
 
 /* In a backtrace callback, _Unwind_GetCFA gives the frame's stack pointer
- * (its callee's CFA): the frame's return address lies just below it. */
+ * (its callee's CFA); where its return address lies below that is the
+ * architecture's (site_frame_arch.h). */
 typedef struct walk {
     uintptr_t from;  /* the caller's return address: the walk starts above it */
     int started;     /* its frame was seen */
@@ -209,20 +211,25 @@ typedef struct walk {
     int beyond;      /* stopped at a library frame beyond the depth */
     /* what a chain needs */
     int n, fixed;
-    uintptr_t slot[CHAIN_MAX + 2], ip[CHAIN_MAX + 2], rbp[CHAIN_MAX + 1];
+    uintptr_t slot[CHAIN_MAX + 2], ip[CHAIN_MAX + 2], fp[CHAIN_MAX + 1], sp[CHAIN_MAX + 1];
+    uintptr_t last_sp, last_fp; /* the frame before (the callee) */
 } walk_t;
 
 static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 {
     walk_t *w = arg;
     uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx), sp = (uintptr_t)_Unwind_GetCFA(ctx);
+    uintptr_t fp = (uintptr_t)_Unwind_GetGR(ctx, SITES_FP_REG), c_sp = w->last_sp, c_fp = w->last_fp;
+    w->last_sp = sp, w->last_fp = fp;
     if (!w->started) {
         if (ip != w->from) return ++w->below > 8 ? _URC_END_OF_STACK : _URC_NO_REASON;
         w->started = 1;
     }
+    uintptr_t slot = sites_ra_slot(c_sp, c_fp, sp, ip);
+    if (!slot) w->fixed = 0;
     if (w->n > 0) { /* above the caller */
-        /* the frame below keeps a frame pointer (rbp = its CFA - 16): its size may vary */
-        if (w->rbp[w->n] == sp - 16) w->fixed = 0;
+        /* the frame below keeps a frame pointer: its size may vary */
+        if (sites_frame_varies(w->fp[w->n], w->sp[w->n], sp)) w->fixed = 0;
         int cls = sites_module_class(ip - 1); /* ip is a return address: the call is before it */
         if (cls == SITES_MOD_PYTHON) {
             w->python = 1;
@@ -230,12 +237,12 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
         }
         if (cls == SITES_MOD_PROGRAM) {
             w->found = ip;
-            w->slot[w->n + 1] = sp - 8;
+            w->slot[w->n + 1] = slot;
             return _URC_END_OF_STACK;
         }
         if (cls != SITES_MOD_MPI && --w->left <= 0) {
             w->beyond = 1;
-            w->slot[w->n + 1] = sp - 8;
+            w->slot[w->n + 1] = slot;
             w->ip[w->n + 1] = ip;
             return _URC_END_OF_STACK;
         }
@@ -243,9 +250,10 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
     /* a library frame (the caller is the first): kept for the chain */
     if (w->n < CHAIN_MAX) {
         w->n++;
-        w->slot[w->n] = sp - 8;
+        w->slot[w->n] = slot;
         w->ip[w->n] = ip;
-        w->rbp[w->n] = (uintptr_t)_Unwind_GetGR(ctx, 6);
+        w->fp[w->n] = fp;
+        w->sp[w->n] = sp;
     } else {
         w->fixed = 0;
     }
