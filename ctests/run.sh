@@ -79,6 +79,9 @@ run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/r
 # the executable, libc, a library loaded later, from a signal handler
 run_unit report-modules bash -c "cc -Wall -Wextra -Werror -UHAVE__DL_FIND_OBJECT -I'$SRC/utils/report/sites' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_modules.c' \
   '$SRC/utils/report/sites/site_modules.c' -ldl -lpthread -o '$unitdir/test_report_modules' && '$unitdir/test_report_modules'"
+# where a frame keeps its return address (the call-site chains), on a real stack
+run_unit report-frame-arch bash -c "cc -Wall -Wextra -Werror -O2 -I'$SRC/utils/report/sites' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_frame_arch.c' \
+  -o '$unitdir/test_report_frame_arch' && '$unitdir/test_report_frame_arch'"
 # report.html from 2 to 1024 ranks, checked in headless Chromium
 run_unit report-html bash "$SRC/ctests/report_html_scale.sh" "$unitdir/report-html"
 # the report tool's options: README's table is utils/report/report-options.tsv's and

@@ -48,11 +48,13 @@ static inline uintptr_t sites_ra_slot(uintptr_t c_sp, uintptr_t c_fp, uintptr_t 
     return 0;
 }
 
-/* x29 points into F's own frame: F keeps a frame pointer (a function
- * without one leaves its caller's x29, which lies above) */
+/* x29 points into F's own frame but above its stack pointer: what lies
+ * between is alloca's (GCC puts the frame record at the bottom of the
+ * fixed frame, so x29 == sp_F in a frame without it; a function without a
+ * frame pointer leaves its caller's x29, which lies above F's frame) */
 static inline int sites_frame_varies(uintptr_t f_fp, uintptr_t f_sp, uintptr_t g_sp)
 {
-    return f_fp >= f_sp && f_fp < g_sp;
+    return f_fp > f_sp && f_fp < g_sp;
 }
 
 #else
