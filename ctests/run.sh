@@ -14,7 +14,11 @@ SRC=${MPIT_SRCDIR:-$(dirname "$here")}
 BUILD=${MPIT_BUILDDIR:-$SRC}
 PAPI_BUILD=${PAPI_BUILD:-$BUILD/papi-build}
 export PAPI_INC=$PAPI_BUILD/src PAPI_LIB=$PAPI_BUILD/src PAPI_UTILS=$PAPI_BUILD/src/utils
-export LD_LIBRARY_PATH=$PAPI_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# PAPI built with its own libpfm4 (configure found the system's too old):
+# that one, not the system's, for a libpapi not installed yet
+pfm=$PAPI_BUILD/src/libpfm4/lib
+[ -e "$pfm/libpfm.so.4" ] || pfm=
+export LD_LIBRARY_PATH=$PAPI_LIB${pfm:+:$pfm}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PAPI_MPIT_BACKEND_DIR=${PAPI_MPIT_BACKEND_DIR:-$BUILD/.libs}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 . "$here/flavors.sh"
