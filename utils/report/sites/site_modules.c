@@ -47,33 +47,31 @@ typedef struct gather {
     int failed;
 } gather_t;
 
+/* one entry per loaded segment: the gaps between a module's segments are
+ * not its (the kernel may map other memory there, such as generated code) */
 static int gather_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
     gather_t *g = arg;
     (void)size;
     g->adds = info->dlpi_adds, g->subs = info->dlpi_subs;
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    const char *path = NULL;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD) continue;
+        if (ph->p_type != PT_LOAD || ph->p_memsz == 0) continue;
+        if (g->n == g->cap) {
+            size_t cap = g->cap ? 2 * g->cap : 64;
+            sites_module_t *m = realloc(g->mod, cap * sizeof *m);
+            if (!m) return g->failed = 1;
+            g->mod = m, g->cap = cap;
+        }
+        if (!path && !(path = strdup(info->dlpi_name ? info->dlpi_name : ""))) return g->failed = 1;
+        /* from the segment's first page to its end, as the loader maps it */
         uintptr_t a = info->dlpi_addr + ph->p_vaddr;
-        if (a < lo) lo = a;
-        if (a + ph->p_memsz > hi) hi = a + ph->p_memsz;
+        sites_module_t *m = &g->mod[g->n++];
+        m->start = a & ~(g->page - 1);
+        m->end = a + ph->p_memsz;
+        m->path = path;
     }
-    if (hi == 0) return 0;
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 64;
-        sites_module_t *m = realloc(g->mod, cap * sizeof *m);
-        if (!m) return g->failed = 1;
-        g->mod = m, g->cap = cap;
-    }
-    /* from the first segment's page to the last one's end, as _dl_find_object answers */
-    sites_module_t *m = &g->mod[g->n];
-    m->start = lo & ~(g->page - 1);
-    m->end = hi;
-    m->path = strdup(info->dlpi_name ? info->dlpi_name : "");
-    if (!m->path) return g->failed = 1;
-    g->n++;
     return 0;
 }
 
@@ -104,7 +102,8 @@ int sites_modules_scan(void)
     dl_iterate_phdr(gather_one, &g);
     table_t *t = g.failed ? NULL : malloc(sizeof *t + g.n * sizeof t->mod[0]);
     if (!t) {
-        for (size_t i = 0; i < g.n; i++) free((void *)g.mod[i].path);
+        for (size_t i = 0; i < g.n; i++)
+            if (i == 0 || g.mod[i].path != g.mod[i - 1].path) free((void *)g.mod[i].path);
         rc = -1;
     } else {
         qsort(g.mod, g.n, sizeof g.mod[0], by_start);

@@ -16,7 +16,8 @@
 #include <stdint.h>
 
 typedef struct sites_module {
-    uintptr_t start, end; /* the module's mapped range: [start, end) */
+    uintptr_t start, end; /* the mapped range holding the address: [start, end), the module's or one
+                             segment's (site_modules.c) */
     const char *path;     /* its file; "" for the executable (the loader's name for it) */
 } sites_module_t;
 
