@@ -14,7 +14,11 @@ SRC=${MPIT_SRCDIR:-$(dirname "$here")}
 BUILD=${MPIT_BUILDDIR:-$SRC}
 PAPI_BUILD=${PAPI_BUILD:-$BUILD/papi-build}
 export PAPI_INC=$PAPI_BUILD/src PAPI_LIB=$PAPI_BUILD/src PAPI_UTILS=$PAPI_BUILD/src/utils
-export LD_LIBRARY_PATH=$PAPI_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# PAPI built with its own libpfm4 (configure found the system's too old):
+# that one, not the system's, for a libpapi not installed yet
+pfm=$PAPI_BUILD/src/libpfm4/lib
+[ -e "$pfm/libpfm.so.4" ] || pfm=
+export LD_LIBRARY_PATH=$PAPI_LIB${pfm:+:$pfm}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PAPI_MPIT_BACKEND_DIR=${PAPI_MPIT_BACKEND_DIR:-$BUILD/.libs}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 . "$here/flavors.sh"
@@ -75,6 +79,13 @@ run_unit report-files bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/ren
 # the record sequences of the collection (written against the record before)
 run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_records.c' \
   '$SRC/utils/report/collect/report_records.c' -o '$unitdir/test_report_records' && '$unitdir/test_report_records'"
+# the module holding an address without glibc's _dl_find_object (below 2.35):
+# the executable, libc, a library loaded later, from a signal handler
+run_unit report-modules bash -c "cc -Wall -Wextra -Werror -UHAVE__DL_FIND_OBJECT -I'$SRC/utils/report/sites' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_modules.c' \
+  '$SRC/utils/report/sites/site_modules.c' -ldl -lpthread -o '$unitdir/test_report_modules' && '$unitdir/test_report_modules'"
+# where a frame keeps its return address (the call-site chains), on a real stack
+run_unit report-frame-arch bash -c "cc -Wall -Wextra -Werror -O2 -I'$SRC/utils/report/sites' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_frame_arch.c' \
+  -o '$unitdir/test_report_frame_arch' && '$unitdir/test_report_frame_arch'"
 # report.html from 2 to 1024 ranks, checked in headless Chromium
 run_unit report-html bash "$SRC/ctests/report_html_scale.sh" "$unitdir/report-html"
 # the report tool's options: doc/report.md's table is utils/report/report-options.tsv's and

@@ -3,11 +3,14 @@
  * the MPI, and when it is a library's, the program's own frame behind it
  * (site_frames.h has the rule).  Runs inside the program's MPI calls: no
  * lock, no allocation, no I/O.  Modules are found with glibc's
- * _dl_find_object (lock-free, async-signal-safe) and classified once each
- * into a fixed cache; frames are walked with the unwinder of libgcc_s
- * (_Unwind_Backtrace: the modules' unwind tables, so code without frame
- * pointers is walked right; since GCC 12 it finds them through
- * _dl_find_object, without a lock), and the walk stops at the first frame of
+ * _dl_find_object (lock-free, async-signal-safe), or by site_modules.c
+ * where glibc has none (its one I/O: /proc/self/maps, read once for a
+ * module loaded after its last scan), and classified once each into a
+ * fixed cache;
+ * frames are walked with the unwinder of libgcc_s (_Unwind_Backtrace: the
+ * modules' unwind tables, so code without frame pointers is walked right;
+ * since GCC 12 it finds them through _dl_find_object, without a lock, where
+ * glibc has it), and the walk stops at the first frame of
  * the program's own code.  A call from the program's own code walks
  * nothing.
  */
@@ -24,7 +27,9 @@
 #include <unwind.h>
 
 #include "report_env.h"
+#include "site_frame_arch.h"
 #include "site_frames.h"
+#include "site_modules.h"
 #include "site_table.h"
 
 /* ---- the rule, as data: first match wins; none: the program's own code */
@@ -137,9 +142,9 @@ static __thread int last_cls __attribute__((tls_model("initial-exec")));
 int sites_module_class(uintptr_t pc)
 {
     if (pc - last_lo < last_hi - last_lo) return last_cls;
-    struct dl_find_object fo;
-    if (_dl_find_object((void *)pc, &fo) != 0) return SITES_MOD_PROGRAM; /* no module: generated code */
-    uintptr_t lo = (uintptr_t)fo.dlfo_map_start, hi = (uintptr_t)fo.dlfo_map_end;
+    sites_module_t mod;
+    if (sites_module_at(pc, &mod) != 0) return SITES_MOD_PROGRAM; /* no module: generated code */
+    uintptr_t lo = mod.start, hi = mod.end;
     unsigned h = (unsigned)((lo >> 12) * 0x9E3779B1u) % MODS;
     int cls = 0;
     for (int i = 0; i < MODS; i++, h = (h + 1) % MODS) {
@@ -150,7 +155,7 @@ int sites_module_class(uintptr_t pc)
         }
         if (cur == 0) {
             /* first sight: classify by its path (the same answer whoever does it) */
-            cls = classify(fo.dlfo_link_map ? fo.dlfo_link_map->l_name : NULL);
+            cls = classify(mod.path);
             uintptr_t want = 0;
             if (__atomic_compare_exchange_n(&mods[h].lo, &want, lo, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
                 mods[h].hi = hi;
@@ -160,7 +165,7 @@ int sites_module_class(uintptr_t pc)
             if (want == lo) break;
         }
     }
-    if (!cls) cls = classify(fo.dlfo_link_map ? fo.dlfo_link_map->l_name : NULL);
+    if (!cls) cls = classify(mod.path);
     last_lo = lo, last_hi = hi, last_cls = cls;
     return cls;
 }
@@ -194,7 +199,8 @@ typedef struct chain {
 static chain_t chains[CHAINS];
 
 /* In a backtrace callback, _Unwind_GetCFA gives the frame's stack pointer
- * (its callee's CFA): the frame's return address lies just below it. */
+ * (its callee's CFA); where its return address lies below that is the
+ * architecture's (site_frame_arch.h). */
 typedef struct walk {
     uintptr_t from;  /* the caller's return address: the walk starts above it */
     int started;     /* its frame was seen */
@@ -205,20 +211,25 @@ typedef struct walk {
     int beyond;      /* stopped at a library frame beyond the depth */
     /* what a chain needs */
     int n, fixed;
-    uintptr_t slot[CHAIN_MAX + 2], ip[CHAIN_MAX + 2], rbp[CHAIN_MAX + 1];
+    uintptr_t slot[CHAIN_MAX + 2], ip[CHAIN_MAX + 2], fp[CHAIN_MAX + 1], sp[CHAIN_MAX + 1];
+    uintptr_t last_sp, last_fp; /* the frame before (the callee) */
 } walk_t;
 
 static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 {
     walk_t *w = arg;
     uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx), sp = (uintptr_t)_Unwind_GetCFA(ctx);
+    uintptr_t fp = (uintptr_t)_Unwind_GetGR(ctx, SITES_FP_REG), c_sp = w->last_sp, c_fp = w->last_fp;
+    w->last_sp = sp, w->last_fp = fp;
     if (!w->started) {
         if (ip != w->from) return ++w->below > 8 ? _URC_END_OF_STACK : _URC_NO_REASON;
         w->started = 1;
     }
+    uintptr_t slot = sites_ra_slot(c_sp, c_fp, sp, ip);
+    if (!slot) w->fixed = 0;
     if (w->n > 0) { /* above the caller */
-        /* the frame below keeps a frame pointer (rbp = its CFA - 16): its size may vary */
-        if (w->rbp[w->n] == sp - 16) w->fixed = 0;
+        /* the frame below keeps a frame pointer: its size may vary */
+        if (sites_frame_varies(w->fp[w->n], w->sp[w->n], sp)) w->fixed = 0;
         int cls = sites_module_class(ip - 1); /* ip is a return address: the call is before it */
         if (cls == SITES_MOD_PYTHON) {
             w->python = 1;
@@ -226,12 +237,12 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
         }
         if (cls == SITES_MOD_PROGRAM) {
             w->found = ip;
-            w->slot[w->n + 1] = sp - 8;
+            w->slot[w->n + 1] = slot;
             return _URC_END_OF_STACK;
         }
         if (cls != SITES_MOD_MPI && --w->left <= 0) {
             w->beyond = 1;
-            w->slot[w->n + 1] = sp - 8;
+            w->slot[w->n + 1] = slot;
             w->ip[w->n + 1] = ip;
             return _URC_END_OF_STACK;
         }
@@ -239,9 +250,10 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
     /* a library frame (the caller is the first): kept for the chain */
     if (w->n < CHAIN_MAX) {
         w->n++;
-        w->slot[w->n] = sp - 8;
+        w->slot[w->n] = slot;
         w->ip[w->n] = ip;
-        w->rbp[w->n] = (uintptr_t)_Unwind_GetGR(ctx, 6);
+        w->fp[w->n] = fp;
+        w->sp[w->n] = sp;
     } else {
         w->fixed = 0;
     }
@@ -343,6 +355,7 @@ void sites_frames_begin(int d, const char *libs, char *why, size_t len)
         }
         p += n + (p[n] == ',');
     }
+    sites_modules_refresh();
     memset(mods, 0, sizeof mods);
     memset(chains, 0, sizeof chains);
     chains_on = report_bool_env("PAPI_MPIT_REPORT_SITE_CHAINS", 1);

@@ -49,7 +49,7 @@ int sites_frames_depth(void);
 /* site_table.c: what of the program lines is off on this rank (Python's), or "" */
 const char *sites_frames_why(void);
 /* The class of the module holding pc (SITES_MOD_*): lock-free, no
- * allocation (glibc's _dl_find_object and a fixed cache). */
+ * allocation (site_modules.h and a fixed cache). */
 int sites_module_class(uintptr_t pc);
 
 /* ---- site_python.c: the Python line that made the call */

@@ -19,6 +19,7 @@
 
 #include "report_handles.h"
 #include "site_fortran.h"
+#include "site_modules.h"
 #include "site_table.h"
 
 /* counts: atomic where the program's threads may call MPI at once, plain
@@ -173,6 +174,20 @@ static int tsc_is_steady(void)
         }
     if (f) fclose(f);
     return steady;
+#elif defined(__aarch64__)
+    return 1; /* the architecture's system counter: a fixed rate, never stopped */
+#else
+    return 0;
+#endif
+}
+
+/* ns per tick where the counter says its rate, else 0 (measured) */
+static double counter_rate(void)
+{
+#if defined(__aarch64__)
+    unsigned long long hz;
+    __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
+    return hz ? 1e9 / (double)hz : 0;
 #else
     return 0;
 #endif
@@ -181,6 +196,7 @@ static int tsc_is_steady(void)
 double sites_ns_per_tick(void)
 {
     if (!sites_use_tsc) return 1;
+    if (counter_rate() > 0) return counter_rate();
     long long dt = sites_ticks() - anchor_ticks, dns = sites_now_ns() - anchor_ns;
     if (dt <= 0 || dns <= 0) return 1;
     return (double)dns / (double)dt;
@@ -739,8 +755,11 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
 
 void sites_window(int open)
 {
+    /* a safe point: the MPI's own modules loaded by MPI_Init are known from here on */
+    if (open) sites_modules_refresh();
     long long dt = sites_ticks() - anchor_ticks, dns = sites_now_ns() - anchor_ns;
     if (open && sites_use_tsc && dt > 0 && dns > 0) ns_per_tick = (double)dns / (double)dt;
+    if (open && sites_use_tsc && counter_rate() > 0) ns_per_tick = counter_rate();
     if (sites) __atomic_store_n(&sites_on, open, __ATOMIC_RELEASE);
 }
 

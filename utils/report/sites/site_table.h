@@ -90,11 +90,12 @@ static inline long long sites_now_ns(void)
     return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-/* The wrappers' clock: the CPU's time-stamp counter where it runs at a
- * constant rate through sleep states (constant_tsc and nonstop_tsc: two
- * reads cost a few ns, where clock_gettime in a virtual machine was most of
- * a wrapper's cost), else CLOCK_MONOTONIC in ns.  Ticks become ns through
- * sites_ticks_ns (the rate measured over the run). */
+/* The wrappers' clock: the CPU's own counter where it runs at a constant
+ * rate through sleep states (x86-64's time-stamp counter with constant_tsc
+ * and nonstop_tsc, AArch64's virtual counter always: two reads cost a few
+ * ns, where clock_gettime in a virtual machine was most of a wrapper's
+ * cost), else CLOCK_MONOTONIC in ns.  Ticks become ns through
+ * sites_ticks_ns (the rate measured over the run, or AArch64's cntfrq_el0). */
 extern int sites_use_tsc;
 static inline long long sites_ticks(void)
 {
@@ -103,6 +104,13 @@ static inline long long sites_ticks(void)
         unsigned lo, hi;
         __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
         return (long long)(((unsigned long long)hi << 32) | lo);
+    }
+#elif defined(__aarch64__)
+    if (sites_use_tsc) {
+        unsigned long long v;
+        /* isb: not read ahead of the code before it */
+        __asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(v) : : "memory");
+        return (long long)v;
     }
 #endif
     return sites_now_ns();
