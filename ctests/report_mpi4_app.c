@@ -52,6 +52,9 @@ int main(int argc, char **argv)
     MPI_Aint nbad[2] = {0, sizeof(int)};
     MPI_Datatype nbt[2] = {MPI_INT, MPI_INT};
 
+    /* each call on one line with its marker, however long: the marker's
+     * line is the call's (clang-format would move the marker below it) */
+    /* clang-format off */
     /* nonblocking collectives */
     MPI_Ialltoallw(si, twos, wdispls2, ints, ri, twos, wdispls2, ints, MPI_COMM_WORLD, &req); /* site:ialltoallw */
     done();
@@ -125,6 +128,7 @@ int main(int argc, char **argv)
     MPI_Comm dup;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     MPI_Comm_disconnect(&dup); /* site:disconnect */
+    /* clang-format on */
 
     MPI_Comm_free(&ring);
     if (rank == 0) printf("report_mpi4_app: %d ranks done\n", np);
