@@ -9,6 +9,9 @@
  * once (non-overtaking: the token comes last).  Rank r's queue peaks at
  * K*r + 1 (the token too); then it receives everything, and its queue is
  * empty long before MPI_Finalize.  Nothing else is sent on MPI_COMM_WORLD.
+ * The token is awaited with MPI_Iprobe, never MPI_Probe: a blocking probe
+ * waits in Open MPI's posted queue (ob1 posts it like a receive), so that
+ * POSTED_QUEUE_MAX would be 0 or 1 by timing; no receive is ever posted.
  *
  * Under papi-mpit-report the peak is held until the tool's sampler has read
  * it: the rank yields the CPU (no MPI call, no sleep) until the tool's count
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
     if (!req || !st) MPI_Abort(MPI_COMM_WORLD, 1);
     for (int i = 0; i < nsend; i++) MPI_Isend(sbuf, 16, MPI_CHAR, right, TAG_DATA, MPI_COMM_WORLD, &req[i]);
     MPI_Isend(NULL, 0, MPI_CHAR, right, TAG_TOKEN, MPI_COMM_WORLD, &req[nsend]);
-    MPI_Probe(left, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int arrived = 0; !arrived;) MPI_Iprobe(left, TAG_TOKEN, MPI_COMM_WORLD, &arrived, MPI_STATUS_IGNORE);
     long waited = hold_for_a_sample(); /* the queue holds nrecv + 1 now */
     for (int i = 0; i < nrecv; i++)
         MPI_Recv(rbuf, 16, MPI_CHAR, left, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -43,7 +43,10 @@ record() { # record STATUS LABEL LOG
   case $1 in
     0)  passed=$((passed + 1)); echo "PASS $2" ;;
     77) skipped=$((skipped + 1)); echo "SKIP $2: $(grep -h '^SKIP' "$3" | head -1 | cut -c6-)" ;;
-    *)  failed=$((failed + 1)); failures+=("$2"); echo "FAIL $2 (exit $1; log $3)"; tail -15 "$3" | sed 's/^/    /' ;;
+    *)  failed=$((failed + 1)); failures+=("$2"); echo "FAIL $2 (exit $1; log $3)"
+        # the test's own failure lines first (a long stderr dump after them
+        # must not hide why), then the log's end
+        grep -E '^ *FAIL' "$3" | head -5 | sed 's/^/    /'; tail -10 "$3" | sed 's/^/    /' ;;
   esac
 }
 

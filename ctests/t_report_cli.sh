@@ -17,7 +17,7 @@
 # boundaries, quoted as a shell needs them (report.json, report.txt).  On an
 # MPI with sessions (MPICH), a program that never calls MPI_Init gets one
 # line at exit saying it was not measured.
-# scope: release (one line per mistake, not one per rank: the launcher forwards the ranks' output)
+# scope: family (the tool's own option parsing; each rank's stderr and status are read from its own file, not from what the launcher forwards)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -14,6 +14,7 @@
 #   bytes it shows in BYTES_SENT, which is why the tool does not;
 # - mpich-events: real bytes (the tool's choice) add no unexpected message.
 # flavors: openmpi mpich openmpi-spc mpich-events
+# scope: kind (the tool's own collection protocol; what it adds shows only where the MPI counts it)
 # timeout: 900
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -14,6 +14,7 @@
 #   that their templates differ from rank 0's): every rank's values and
 #   skips land where they belong.
 # flavors: openmpi
+# scope: family (the collection tree, the merge of templates and the page are the tool's own)
 # timeout: 900
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
