@@ -17,7 +17,7 @@
  * statuses) is converted with the MPI's PMPI_*_f2c; the Fortran sentinels
  * (MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_IN_PLACE: addresses of the
  * Fortran layer's own objects) are looked up in the process at
- * sites_begin.  Not for the standard ABI (no Fortran ABI, no MPI_Fint).
+ * sites_f_begin, called after sites_begin.  Not for the standard ABI (no Fortran ABI, no MPI_Fint).
  */
 #ifndef PAPI_MPIT_SITES_FORTRAN_H
 #define PAPI_MPIT_SITES_FORTRAN_H
@@ -80,8 +80,10 @@ void sites_f_batch_one(sites_f_batch_t *fb, int findex, const MPI_Fint *fst);
 void sites_f_batch_some(sites_f_batch_t *fb, int outcount, const MPI_Fint findices[], const MPI_Fint *fsts);
 void sites_f_batch_end(sites_f_batch_t *fb);
 
-/* at sites_begin: the sentinels */
+/* after sites_begin (site_report.c): the sentinels */
 void sites_f_begin(void);
+#else
+static inline void sites_f_begin(void) {}
 #endif
 
 #endif

@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "report_handles.h"
-#include "site_fortran.h"
 #include "site_modules.h"
 #include "site_table.h"
 
@@ -744,9 +743,6 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
     }
     PMPI_Comm_create_keyval(copy_none, delete_table, &comm_keyval, NULL);
     PMPI_Win_create_keyval(win_copy_none, win_delete_table, &win_keyval, NULL);
-#if defined(SITES_F_WRAPPED)
-    sites_f_begin();
-#endif
     const char *d = getenv("PAPI_MPIT_REPORT_SITE_DEPTH");
     sites_frames_begin(d && *d ? atoi(d) : 0, getenv("PAPI_MPIT_REPORT_SITE_LIBS"), frames_why,
                        sizeof frames_why);
