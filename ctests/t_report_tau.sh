@@ -10,7 +10,8 @@
 # on the first line and before the user events are right; the user events
 # are the MPI's counters of that rank and its point-to-point totals from the
 # program's matrix.  Debian has no TAU, so the reader is this test's, after
-# TAU's documented format.
+# TAU's documented format.  Then PAPI_MPIT_REPORT_TAU=0: no tau/, and the
+# console's list of files does not name it.
 # scope: family (a rendering of the report, the same on every MPI of a family)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -90,5 +91,14 @@ for r in range(rep["ranks"]):
 print("ok: %d ranks' TAU profiles equal report.json" % rep["ranks"])
 sys.exit(bad)
 PY
+# PAPI_MPIT_REPORT_TAU=0: the other files, no tau/, and the console's list
+# of files without it (above 1024 ranks the default is this, with a line
+# saying how to ask: site_tau.c, sites_tau_wanted)
+PAPI_MPIT_REPORT_TAU=0 timeout 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -o off ./traffic >off.out 2>off.err \
+  || { fail "the run with PAPI_MPIT_REPORT_TAU=0"; cat off.err; }
+[ -s off/sites.csv ] || fail "PAPI_MPIT_REPORT_TAU=0: no sites.csv"
+[ ! -e off/tau ] || fail "PAPI_MPIT_REPORT_TAU=0 wrote tau/"
+grep -q "wrote report.html.*collectives.csv in " off.err || fail "PAPI_MPIT_REPORT_TAU=0: the files' line: $(grep wrote off.err)"
+! grep -q "tau/ (" off.err || fail "PAPI_MPIT_REPORT_TAU=0: the console names tau/: $(grep "tau/ (" off.err)"
 [ $fails -eq 0 ] && ok "the TAU profile" || exit 1
 exit 0

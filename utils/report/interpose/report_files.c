@@ -124,15 +124,23 @@ void report_files(report_job_t *job)
                 return;
             }
         }
-        /* the sites as a TAU profile, for pprof, ParaProf, Hatchet (site_tau.c) */
-        if (swant[4] && sites_write_tau(dir, job)) {
+        /* the sites as a TAU profile, for pprof, ParaProf, Hatchet (site_tau.c):
+         * a file per rank, so above SITES_TAU_RANKS only when asked */
+        int tau = swant[4] ? sites_tau_wanted(job) : 0;
+        if (tau > 0 && sites_write_tau(dir, job)) {
             int err = errno;
             rank_note("cannot write %s/tau: %s; the other files are complete", dir, strerror(err));
         }
         if (!rank_quiet())
-            rank_note(
-                "wrote report.html, report.txt, ranks.csv, report.json, chart.svg, overview.svg%s%s%s in %s",
-                swant[0] ? ", senders.csv, senders.svg" : "", swant[2] ? ", matrix.csv, matrix.svg" : "",
-                swant[4] ? ", sites.csv, p2p.csv, collectives.csv, tau/ (a TAU profile)" : "", dir);
+            rank_note("wrote report.html, report.txt, ranks.csv, report.json, chart.svg, "
+                      "overview.svg%s%s%s%s in %s",
+                      swant[0] ? ", senders.csv, senders.svg" : "",
+                      swant[2] ? ", matrix.csv, matrix.svg" : "",
+                      swant[4] ? ", sites.csv, p2p.csv, collectives.csv" : "",
+                      tau > 0 ? ", tau/ (a TAU profile)" : "", dir);
+        if (tau < 0 && !rank_quiet())
+            rank_note("no tau/ (the TAU profile, a file per rank) above %d ranks unless asked: "
+                      "--tau (PAPI_MPIT_REPORT_TAU=1) writes it",
+                      SITES_TAU_RANKS);
     }
 }

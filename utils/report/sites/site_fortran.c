@@ -22,7 +22,9 @@
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER arrays are read as C int arrays");
 
-/* ---- the MPI's own entries: looked up on first use (dlsym after us) */
+/* ---- the MPI's own entries (dlsym after us): every one at sites_f_begin,
+ * so that no call does a lookup; one not found then (a Fortran layer
+ * loaded later) is looked up at its calls */
 static void *next_fn[SITES_NFN][SITES_F_SPELLINGS];
 
 /* the name of call fn in spelling sp with prefix ("pmpi", "pmpir") */
@@ -41,13 +43,11 @@ static void spell(char *out, size_t len, int fn, int sp, const char *prefix)
         snprintf(out, len, "%s%s%s", prefix, base, tail[sp]);
 }
 
-void *sites_f_next(int fn, int sp)
+static void *lookup(int fn, int sp)
 {
-    void *f = __atomic_load_n(&next_fn[fn][sp], __ATOMIC_ACQUIRE);
-    if (f) return f;
     char name[128];
     spell(name, sizeof name, fn, sp, "pmpi");
-    f = dlsym(RTLD_NEXT, name);
+    void *f = dlsym(RTLD_NEXT, name);
     if (!f && (sp == SITES_F_F08 || sp == SITES_F_F08TS)) { /* MPICH's f08 layer: pmpir_barrier_f08_ */
         spell(name, sizeof name, fn, sp, "pmpir");
         f = dlsym(RTLD_NEXT, name);
@@ -57,6 +57,14 @@ void *sites_f_next(int fn, int sp)
         spell(name, sizeof name, fn, sp, "mpi");
         f = dlsym(RTLD_NEXT, name);
     }
+    return f;
+}
+
+void *sites_f_next(int fn, int sp)
+{
+    void *f = __atomic_load_n(&next_fn[fn][sp], __ATOMIC_ACQUIRE);
+    if (f) return f;
+    f = lookup(fn, sp);
     /* threads racing here store the same address */
     if (f) __atomic_store_n(&next_fn[fn][sp], f, __ATOMIC_RELEASE);
     return f;
@@ -110,6 +118,9 @@ void sites_f_begin(void)
     find(status_ignore, NSENT, st_sym);
     find(statuses_ignore, NSENT, sts_sym);
     find(in_place, 3, ip_sym);
+    for (int fn = 0; fn < SITES_NFN; fn++)
+        for (int sp = 0; sp < SITES_F_SPELLINGS; sp++)
+            __atomic_store_n(&next_fn[fn][sp], lookup(fn, sp), __ATOMIC_RELEASE);
 }
 
 static int is_sentinel(const sentinel_t *s, int n, void *const *sym, const void *p)
@@ -155,7 +166,8 @@ MPI_Fint *sites_f_batch_begin(sites_f_batch_t *fb, const MPI_Fint reqs[], int n,
 {
     fb->n = n > 0 ? n : 0;
     fb->own = NULL;
-    fb->creq = fb->n <= SITES_BATCH ? fb->creq_s : malloc(sizeof *fb->creq * (size_t)fb->n);
+    fb->creq = fb->n <= SITES_BATCH ? fb->creq_s
+                                    : sites_scratch(SITES_SCRATCH_F_REQ, sizeof *fb->creq * (size_t)fb->n);
     if (!fb->creq) { /* the requests go untracked: their messages are not charged */
         fb->creq = fb->creq_s;
         fb->n = 0;
@@ -166,7 +178,7 @@ MPI_Fint *sites_f_batch_begin(sites_f_batch_t *fb, const MPI_Fint reqs[], int n,
     sites_batch_begin(&fb->b, fb->creq, fb->n, fb->b.st_s);
     if (!statuses || fb->b.n == 0 || !is_sentinel(statuses_ignore, NSENT, sts_sym, statuses)) return statuses;
     if (fb->n <= SITES_BATCH) return fb->st_s;
-    fb->own = malloc(sizeof *fb->own * (size_t)SITES_F_STATUS * (size_t)fb->n);
+    fb->own = sites_scratch(SITES_SCRATCH_F_ST, sizeof *fb->own * (size_t)SITES_F_STATUS * (size_t)fb->n);
     if (!fb->own) fb->b.n = 0;
     return fb->own ? fb->own : statuses;
 }
@@ -174,8 +186,6 @@ MPI_Fint *sites_f_batch_begin(sites_f_batch_t *fb, const MPI_Fint reqs[], int n,
 void sites_f_batch_end(sites_f_batch_t *fb)
 {
     sites_batch_end(&fb->b);
-    if (fb->creq != fb->creq_s) free(fb->creq);
-    free(fb->own);
     fb->creq = fb->creq_s, fb->own = NULL;
 }
 

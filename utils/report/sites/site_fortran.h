@@ -17,7 +17,7 @@
  * statuses) is converted with the MPI's PMPI_*_f2c; the Fortran sentinels
  * (MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_IN_PLACE: addresses of the
  * Fortran layer's own objects) are looked up in the process at
- * sites_begin.  Not for the standard ABI (no Fortran ABI, no MPI_Fint).
+ * sites_f_begin, called after sites_begin.  Not for the standard ABI (no Fortran ABI, no MPI_Fint).
  */
 #ifndef PAPI_MPIT_SITES_FORTRAN_H
 #define PAPI_MPIT_SITES_FORTRAN_H
@@ -69,8 +69,8 @@ long long sites_f_payload_w(const MPI_Fint counts[], const MPI_Fint types[], MPI
 typedef struct sites_f_batch {
     sites_batch_t b;
     int n;
-    MPI_Request *creq; /* the C requests */
-    MPI_Fint *own;     /* allocated statuses, or NULL */
+    MPI_Request *creq; /* the C requests: creq_s, or the thread's (sites_scratch) */
+    MPI_Fint *own;     /* the thread's statuses (sites_scratch), or NULL */
     MPI_Request creq_s[SITES_BATCH];
     MPI_Fint st_s[SITES_BATCH * SITES_F_STATUS];
 } sites_f_batch_t;
@@ -80,8 +80,11 @@ void sites_f_batch_one(sites_f_batch_t *fb, int findex, const MPI_Fint *fst);
 void sites_f_batch_some(sites_f_batch_t *fb, int outcount, const MPI_Fint findices[], const MPI_Fint *fsts);
 void sites_f_batch_end(sites_f_batch_t *fb);
 
-/* at sites_begin: the sentinels */
+/* after sites_begin (site_report.c): the sentinels, and the MPI's own
+ * entries (sites_f_next then looks up only those not found here) */
 void sites_f_begin(void);
+#else
+static inline void sites_f_begin(void) {}
 #endif
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "report.h"
 #include "report_env.h"
+#include "site_fortran.h"
 #include "site_job.h"
 #include "site_report.h"
 #include "site_table.h"
@@ -24,8 +25,8 @@ void sites_start(int rank, int nprocs)
     why_off[0] = '\0';
     if (!report_bool_env("PAPI_MPIT_REPORT_SITES", 1))
         snprintf(why_off, sizeof why_off, "turned off (--no-sites)");
-    else
-        sites_begin(rank, nprocs, why_off, sizeof why_off);
+    else if (sites_begin(rank, nprocs, why_off, sizeof why_off) == 0)
+        sites_f_begin(); /* the Fortran sentinels and entries (a no-op without them) */
 }
 
 void sites_events_begin(void)

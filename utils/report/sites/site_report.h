@@ -38,6 +38,10 @@ void sites_unseen_line(char *line, size_t len, const report_job_t *job);
 int sites_csv(FILE *out, const report_job_t *job);
 int sites_p2p_csv(FILE *out, const report_job_t *job);
 int sites_colls_csv(FILE *out, const report_job_t *job);
+/* Whether the TAU profile is written: 1, 0 (PAPI_MPIT_REPORT_TAU=0), or
+ * -1: not asked and more than SITES_TAU_RANKS ranks (a file each). */
+#define SITES_TAU_RANKS 1024
+int sites_tau_wanted(const report_job_t *job);
 /* DIR/tau/profile.RANK.0.0 for every rank (site_tau.c): 0, or -1 with errno */
 int sites_write_tau(const char *dir, const report_job_t *job);
 

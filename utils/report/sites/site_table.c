@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,6 @@
 #include <unistd.h>
 
 #include "report_handles.h"
-#include "site_fortran.h"
 #include "site_modules.h"
 #include "site_table.h"
 
@@ -41,16 +41,20 @@ static sites_site_t *sites;
 static long long sites_overflow, colls_overflow, untracked;
 static int my_rank, world_size, sites_mt;
 static MPI_Comm world, self;
-/* the last communicators' tables, per thread; valid while no table was
- * freed since (table_gen: a communicator or window freed) */
-#define COMM_CACHE 4
-static unsigned table_gen;
-static __thread struct {
-    uintptr_t key;
+/* the communicators' and windows' translations to world ranks (their
+ * MPI attribute owns them), found without the MPI: an open-addressed table
+ * shared by every thread, filled at a handle's first use under tables_mu
+ * and read without a lock after; a freed handle's entry goes (the
+ * attribute's delete callback), the others stay.  With more handles alive
+ * than it holds, the others' are read from their attribute at each call. */
+#define TABLES_BITS 11 /* 2048 handles */
+#define TABLES_MAX  (1u << TABLES_BITS)
+#define TABLE_GONE  UINTPTR_MAX /* a freed entry: lookups go on past it */
+static struct {
+    uintptr_t key; /* 0: never used */
     const int *t;
-    unsigned gen;
-} comm_cache[COMM_CACHE] __attribute__((tls_model("initial-exec")));
-static __thread unsigned comm_cache_next __attribute__((tls_model("initial-exec")));
+} tables[TABLES_MAX];
+static pthread_mutex_t tables_mu = PTHREAD_MUTEX_INITIALIZER;
 static long long *p2p_msgs, *p2p_bytes, p2p_other; /* by receiver, world_size each */
 static sites_coll_cell_t *colls;
 static int comm_keyval = MPI_KEYVAL_INVALID, win_keyval = MPI_KEYVAL_INVALID;
@@ -285,10 +289,51 @@ static int copy_none(MPI_Comm comm, int keyval, void *extra, void *in, void *out
     *flag = 0;
     return MPI_SUCCESS;
 }
+static unsigned table_slot(uintptr_t key)
+{
+    return (unsigned)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> (64 - TABLES_BITS));
+}
+
+static const int *table_find(uintptr_t key)
+{
+    for (unsigned i = 0, s = table_slot(key); i < TABLES_MAX; i++, s = (s + 1) & (TABLES_MAX - 1)) {
+        uintptr_t k = __atomic_load_n(&tables[s].key, __ATOMIC_ACQUIRE);
+        if (k == key) return __atomic_load_n(&tables[s].t, __ATOMIC_ACQUIRE);
+        if (!k) break;
+    }
+    return NULL;
+}
+
+/* under tables_mu, key not in the table */
+static void table_put(uintptr_t key, const int *t)
+{
+    for (unsigned i = 0, s = table_slot(key); i < TABLES_MAX; i++, s = (s + 1) & (TABLES_MAX - 1))
+        if (!tables[s].key || tables[s].key == TABLE_GONE) {
+            __atomic_store_n(&tables[s].t, t, __ATOMIC_RELAXED);
+            __atomic_store_n(&tables[s].key, key, __ATOMIC_RELEASE);
+            return;
+        }
+}
+
+/* from the delete callbacks: the handle is being freed, so no thread of a
+ * correct program uses it now */
+static void table_drop(uintptr_t key, const int *t)
+{
+    for (unsigned i = 0, s = table_slot(key); i < TABLES_MAX; i++, s = (s + 1) & (TABLES_MAX - 1)) {
+        uintptr_t k = __atomic_load_n(&tables[s].key, __ATOMIC_ACQUIRE);
+        if (k == key && tables[s].t == t) {
+            __atomic_store_n(&tables[s].t, NULL, __ATOMIC_RELAXED);
+            __atomic_store_n(&tables[s].key, TABLE_GONE, __ATOMIC_RELEASE);
+            return;
+        }
+        if (!k) return;
+    }
+}
+
 static int delete_table(MPI_Comm comm, int keyval, void *val, void *extra)
 {
-    (void)comm, (void)keyval, (void)extra;
-    __atomic_fetch_add(&table_gen, 1, __ATOMIC_ACQ_REL);
+    (void)keyval, (void)extra;
+    table_drop(sites_key(comm), val);
     free(val);
     return MPI_SUCCESS;
 }
@@ -300,8 +345,8 @@ static int win_copy_none(MPI_Win win, int keyval, void *extra, void *in, void *o
 }
 static int win_delete_table(MPI_Win win, int keyval, void *val, void *extra)
 {
-    (void)win, (void)keyval, (void)extra;
-    __atomic_fetch_add(&table_gen, 1, __ATOMIC_ACQ_REL);
+    (void)keyval, (void)extra;
+    table_drop(sites_key(win), val);
     free(val);
     return MPI_SUCCESS;
 }
@@ -325,6 +370,35 @@ static int *translation(MPI_Group group)
     return t;
 }
 
+/* A handle's translation at its first use (a communicator's, or when comm
+ * is MPI_COMM_NULL the window's): its attribute's, or made and set; then in
+ * the table.  Under tables_mu (two threads' first uses of one handle make
+ * one), never while the attribute is set already (its delete callback
+ * would run here). */
+static const int *first_use(uintptr_t key, MPI_Comm comm, MPI_Win win)
+{
+    int is_comm = comm != MPI_COMM_NULL, *t = NULL, flag = 0, inter = 0;
+    pthread_mutex_lock(&tables_mu);
+    if (is_comm)
+        PMPI_Comm_get_attr(comm, comm_keyval, &t, &flag);
+    else
+        PMPI_Win_get_attr(win, win_keyval, &t, &flag);
+    if (!flag || !t) {
+        MPI_Group g;
+        if (is_comm) PMPI_Comm_test_inter(comm, &inter);
+        int rc = !is_comm ? PMPI_Win_get_group(win, &g)
+                 : inter  ? PMPI_Comm_remote_group(comm, &g)
+                          : PMPI_Comm_group(comm, &g);
+        t = rc == MPI_SUCCESS ? translation(g) : NULL;
+        if (rc == MPI_SUCCESS) PMPI_Group_free(&g);
+        if (t && is_comm) PMPI_Comm_set_attr(comm, comm_keyval, t);
+        if (t && !is_comm) PMPI_Win_set_attr(win, win_keyval, t);
+    }
+    if (t && !table_find(key)) table_put(key, t);
+    pthread_mutex_unlock(&tables_mu);
+    return t;
+}
+
 /* The world rank of rank in comm (for an intercommunicator, of its remote
  * group); -1 for none (MPI_PROC_NULL, MPI_ANY_SOURCE, outside the world). */
 static int world_rank(MPI_Comm comm, int rank)
@@ -334,41 +408,18 @@ static int world_rank(MPI_Comm comm, int rank)
     if (comm == self) return rank == 0 ? my_rank : -1;
     if (comm_keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL) return -1;
     uintptr_t key = sites_key(comm);
-    unsigned gen = __atomic_load_n(&table_gen, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < COMM_CACHE; i++)
-        if (comm_cache[i].key == key && comm_cache[i].gen == gen && comm_cache[i].t)
-            return rank < comm_cache[i].t[0] ? comm_cache[i].t[1 + rank] : -1;
-    int *t = NULL, flag = 0;
-    PMPI_Comm_get_attr(comm, comm_keyval, &t, &flag);
-    if (!flag || !t) {
-        MPI_Group g;
-        int inter = 0;
-        PMPI_Comm_test_inter(comm, &inter);
-        if ((inter ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) != MPI_SUCCESS) return -1;
-        t = translation(g);
-        PMPI_Group_free(&g);
-        if (!t) return -1;
-        PMPI_Comm_set_attr(comm, comm_keyval, t);
-    }
-    unsigned k = comm_cache_next++ % COMM_CACHE;
-    comm_cache[k].key = key, comm_cache[k].t = t, comm_cache[k].gen = gen;
-    return rank < t[0] ? t[1 + rank] : -1;
+    const int *t = table_find(key);
+    if (!t) t = first_use(key, comm, MPI_WIN_NULL);
+    return t && rank < t[0] ? t[1 + rank] : -1;
 }
 
 static int win_world_rank(MPI_Win win, int rank)
 {
     if (rank < 0 || win_keyval == MPI_KEYVAL_INVALID) return -1;
-    int *t = NULL, flag = 0;
-    PMPI_Win_get_attr(win, win_keyval, &t, &flag);
-    if (!flag || !t) {
-        MPI_Group g;
-        if (PMPI_Win_get_group(win, &g) != MPI_SUCCESS) return -1;
-        t = translation(g);
-        PMPI_Group_free(&g);
-        if (!t) return -1;
-        PMPI_Win_set_attr(win, win_keyval, t);
-    }
-    return rank < t[0] ? t[1 + rank] : -1;
+    uintptr_t key = sites_key(win);
+    const int *t = table_find(key);
+    if (!t) t = first_use(key, MPI_COMM_NULL, win);
+    return t && rank < t[0] ? t[1 + rank] : -1;
 }
 
 /* ---- messages */
@@ -659,6 +710,35 @@ void sites_completed(uintptr_t key, const MPI_Status *st)
     if (t->state == TR_RECV) __atomic_store_n(&t->state, TR_GONE, __ATOMIC_RELEASE);
 }
 
+/* ---- a thread's arrays for completion calls of more requests than
+ * SITES_BATCH: grown by the first call that needs more, reused after (no
+ * allocation per call); freed when the thread ends */
+static pthread_key_t scratch_key;
+static int scratch_key_made;
+static __thread struct scratch {
+    void *p;
+    size_t cap;
+} scratch[SITES_SCRATCH_N] __attribute__((tls_model("initial-exec")));
+
+static void scratch_free(void *arg)
+{
+    struct scratch *sc = arg;
+    for (int i = 0; i < SITES_SCRATCH_N; i++) free(sc[i].p), sc[i].p = NULL, sc[i].cap = 0;
+}
+
+void *sites_scratch(int which, size_t bytes)
+{
+    struct scratch *sc = &scratch[which];
+    if (bytes <= sc->cap) return sc->p;
+    size_t cap = sc->cap ? sc->cap : 4096;
+    while (cap < bytes) cap *= 2;
+    void *p = realloc(sc->p, cap);
+    if (!p) return NULL;
+    sc->p = p, sc->cap = cap;
+    if (scratch_key_made) pthread_setspecific(scratch_key, scratch);
+    return p;
+}
+
 MPI_Status *sites_batch_begin(sites_batch_t *b, MPI_Request reqs[], int n, MPI_Status *statuses)
 {
     b->n = 0;
@@ -669,37 +749,29 @@ MPI_Status *sites_batch_begin(sites_batch_t *b, MPI_Request reqs[], int n, MPI_S
     for (int i = 0; i < n; i++) {
         uintptr_t k = sites_key(reqs[i]);
         if (!track_find(k)) continue;
-        if (b->n == SITES_BATCH) {
-            /* more tracked requests than the stack holds: the rest by allocation */
-            if (b->idx == b->idx_s) {
-                int *idx = malloc(sizeof *idx * (size_t)n);
-                uintptr_t *key = malloc(sizeof *key * (size_t)n);
-                if (!idx || !key) {
-                    free(idx), free(key);
-                    ADD(&untracked, 1);
-                    continue;
-                }
-                memcpy(idx, b->idx_s, sizeof b->idx_s);
-                memcpy(key, b->key_s, sizeof b->key_s);
-                b->idx = idx, b->key = key;
+        if (b->n == SITES_BATCH && b->idx == b->idx_s) {
+            /* more tracked requests than the stack holds: the thread's arrays */
+            int *idx = sites_scratch(SITES_SCRATCH_IDX, sizeof *idx * (size_t)n);
+            uintptr_t *key = sites_scratch(SITES_SCRATCH_KEY, sizeof *key * (size_t)n);
+            if (!idx || !key) {
+                ADD(&untracked, 1);
+                continue;
             }
+            memcpy(idx, b->idx_s, sizeof b->idx_s);
+            memcpy(key, b->key_s, sizeof b->key_s);
+            b->idx = idx, b->key = key;
         }
         b->idx[b->n] = i;
         b->key[b->n++] = k;
     }
     if (statuses != MPI_STATUSES_IGNORE || b->n == 0) return statuses;
     if (n <= SITES_BATCH) return b->st_s;
-    b->own = malloc(sizeof *b->own * (size_t)n);
+    b->own = sites_scratch(SITES_SCRATCH_ST, sizeof *b->own * (size_t)n);
     if (!b->own) b->n = 0; /* the MPI then gets none, and the messages go uncharged */
     return b->own ? b->own : statuses;
 }
 
-void sites_batch_end(sites_batch_t *b)
-{
-    if (b->idx != b->idx_s) free(b->idx), free(b->key);
-    free(b->own);
-    b->idx = b->idx_s, b->key = b->key_s, b->own = NULL, b->n = 0;
-}
+void sites_batch_end(sites_batch_t *b) { b->idx = b->idx_s, b->key = b->key_s, b->own = NULL, b->n = 0; }
 
 void sites_batch_all(sites_batch_t *b, MPI_Status *sts)
 {
@@ -742,11 +814,9 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
         sites_end();
         return -1;
     }
+    if (!scratch_key_made && pthread_key_create(&scratch_key, scratch_free) == 0) scratch_key_made = 1;
     PMPI_Comm_create_keyval(copy_none, delete_table, &comm_keyval, NULL);
     PMPI_Win_create_keyval(win_copy_none, win_delete_table, &win_keyval, NULL);
-#if defined(SITES_F_WRAPPED)
-    sites_f_begin();
-#endif
     const char *d = getenv("PAPI_MPIT_REPORT_SITE_DEPTH");
     sites_frames_begin(d && *d ? atoi(d) : 0, getenv("PAPI_MPIT_REPORT_SITE_LIBS"), frames_why,
                        sizeof frames_why);

@@ -9,8 +9,14 @@
  * the Python line behind mpi4py (its program line; sites_capture).
  * Everything here runs inside the
  * program's MPI calls, from any thread: fixed tables allocated at
- * sites_begin, claimed and counted with atomics, no lock, no allocation
- * (but for a Waitall of more requests than a stack buffer holds) and no I/O.
+ * sites_begin, claimed and counted with atomics, no I/O, and no lock and no
+ * allocation but at a first use: a communicator's or window's (its ranks
+ * in MPI_COMM_WORLD, made once under a mutex and kept in the handle's
+ * attribute, then found in a table shared by the threads, sized for 2048
+ * handles alive at once; beyond, the attribute is read from the MPI), and a
+ * thread's first completion call of more requests than SITES_BATCH (its
+ * arrays, sites_scratch, reused by the calls after).  The Fortran entries'
+ * MPI routines are looked up at start (sites_f_begin).
  * Calls made while a wrapped call is running (an MPI calling its own MPI_
  * names, ROMIO) are part of the outer call.
  *
@@ -194,7 +200,7 @@ typedef struct sites_batch {
     int nreq;        /* requests in the call */
     int *idx;        /* their indices */
     uintptr_t *key;  /* their keys */
-    MPI_Status *own; /* allocated statuses, or NULL */
+    MPI_Status *own; /* the thread's statuses (sites_scratch), or NULL */
     int idx_s[SITES_BATCH];
     uintptr_t key_s[SITES_BATCH];
     MPI_Status st_s[SITES_BATCH];
@@ -203,8 +209,22 @@ MPI_Status *sites_batch_begin(sites_batch_t *b, MPI_Request reqs[], int n, MPI_S
 void sites_batch_all(sites_batch_t *b, MPI_Status *sts);
 void sites_batch_one(sites_batch_t *b, int index, MPI_Status *st);
 void sites_batch_some(sites_batch_t *b, int outcount, const int indices[], MPI_Status *sts);
-/* after any of them, or none (the call failed): frees what begin allocated */
+/* after any of them, or none (the call failed) */
 void sites_batch_end(sites_batch_t *b);
+/* The calling thread's array number which, of at least bytes: grown (its
+ * contents kept) when smaller, by the first call that needs more, reused
+ * by the calls after; NULL when out of memory.  For a completion call of
+ * more than SITES_BATCH requests, in the outermost wrapper only (one
+ * batch per thread at a time); freed when the thread ends. */
+enum {
+    SITES_SCRATCH_IDX,
+    SITES_SCRATCH_KEY,
+    SITES_SCRATCH_ST,
+    SITES_SCRATCH_F_REQ,
+    SITES_SCRATCH_F_ST,
+    SITES_SCRATCH_N
+};
+void *sites_scratch(int which, size_t bytes);
 
 /* ---- the calls in progress, for a snapshot of a run that hangs or is
  * killed (read from any thread or a signal handler; written by the

@@ -9,7 +9,10 @@
  * from); the MPI's counters the rank measured and its point-to-point totals
  * as user events.  Times are integer microseconds, as TAU writes them.
  * Written on rank 0 after the report, a file per rank (temporary, then
- * renamed), no fsync: derived data, rewritten by the next run.
+ * renamed), no fsync: derived data, rewritten by the next run.  Linear in
+ * the ranks: the point-to-point totals from one pass over the program's
+ * matrix.  By default only up to SITES_TAU_RANKS ranks (a file each);
+ * above, on request (--tau, PAPI_MPIT_REPORT_TAU=1).
  */
 #include "site_report.h"
 
@@ -20,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report_env.h"
 #include "site_job.h"
 
 /* a TAU name: no double quote (it ends the name), no blank in the braces */
@@ -40,9 +44,29 @@ static void timer_name(char *out, size_t len, const site_agg_t *s)
 
 static long long us(long long ns) { return (ns + 500) / 1000; }
 
-static int write_rank(FILE *f, const report_job_t *job, const sites_job_t *j, int r)
+/* every rank's point-to-point totals, from one pass over the program's
+ * matrix (not a pass per rank: 65536 ranks of a ring were 4e9 steps) */
+typedef struct tau_p2p {
+    long long msgs_out, bytes_out, msgs_in, bytes_in;
+} tau_p2p_t;
+
+static tau_p2p_t *p2p_totals(const sites_job_t *j, int nprocs)
 {
-    long long calls = 0, mpi_us = 0, msgs_out = 0, bytes_out = 0, msgs_in = 0, bytes_in = 0;
+    tau_p2p_t *t = calloc((size_t)nprocs, sizeof *t);
+    if (!t) return NULL;
+    for (int i = 0; i < j->ncells; i++) {
+        const site_cell_t *c = &j->cells[i];
+        if (c->sender >= 0 && c->sender < nprocs)
+            t[c->sender].msgs_out += c->msgs, t[c->sender].bytes_out += c->bytes;
+        if (c->receiver >= 0 && c->receiver < nprocs)
+            t[c->receiver].msgs_in += c->msgs, t[c->receiver].bytes_in += c->bytes;
+    }
+    return t;
+}
+
+static int write_rank(FILE *f, const report_job_t *job, const sites_job_t *j, int r, const tau_p2p_t *p2p)
+{
+    long long calls = 0, mpi_us = 0;
     int ntimers = 1;
     for (int i = 0; i < j->nsites; i++) {
         const site_agg_t *s = &j->sites[i];
@@ -50,11 +74,6 @@ static int write_rank(FILE *f, const report_job_t *job, const sites_job_t *j, in
         calls += s->rank_calls[r];
         mpi_us += us(s->rank_ns[r]); /* the timers' own: excl + children = incl exactly */
         ntimers += 2;
-    }
-    for (int i = 0; i < j->ncells; i++) {
-        const site_cell_t *c = &j->cells[i];
-        if (c->sender == r) msgs_out += c->msgs, bytes_out += c->bytes;
-        if (c->receiver == r) msgs_in += c->msgs, bytes_in += c->bytes;
     }
     long long run = job->elapsed ? (long long)(job->elapsed[r] * 1e6 + 0.5) : 0;
     if (run < mpi_us) run = mpi_us;
@@ -91,15 +110,22 @@ static int write_rank(FILE *f, const report_job_t *job, const sites_job_t *j, in
     const struct {
         const char *name;
         long long v;
-    } totals[] = {{"Point-to-point messages sent by the program", msgs_out},
-                  {"Point-to-point bytes sent by the program", bytes_out},
-                  {"Point-to-point messages received by the program", msgs_in},
-                  {"Point-to-point bytes received by the program", bytes_in}};
+    } totals[] = {{"Point-to-point messages sent by the program", p2p->msgs_out},
+                  {"Point-to-point bytes sent by the program", p2p->bytes_out},
+                  {"Point-to-point messages received by the program", p2p->msgs_in},
+                  {"Point-to-point bytes received by the program", p2p->bytes_in}};
     for (int t = 0; t < 4; t++) {
         double v = (double)totals[t].v;
         fprintf(f, "\"%s\" 1 %.17g %.17g %.17g %.17g\n", totals[t].name, v, v, v, v * v);
     }
     return ferror(f) ? -1 : 0;
+}
+
+int sites_tau_wanted(const report_job_t *job)
+{
+    int asked = report_bool_env("PAPI_MPIT_REPORT_TAU", -1);
+    if (asked >= 0) return asked;
+    return job->nprocs <= SITES_TAU_RANKS ? 1 : -1;
 }
 
 int sites_write_tau(const char *dir, const report_job_t *job)
@@ -109,19 +135,28 @@ int sites_write_tau(const char *dir, const report_job_t *job)
     char tau[4096], path[4200], tmp[4300];
     snprintf(tau, sizeof tau, "%s/tau", dir);
     if (mkdir(tau, 0777) && errno != EEXIST) return -1;
-    for (int r = 0; r < job->nprocs; r++) {
+    tau_p2p_t *p2p = p2p_totals(j, job->nprocs);
+    if (!p2p) return -1;
+    int rc = 0;
+    for (int r = 0; r < job->nprocs && !rc; r++) {
         snprintf(path, sizeof path, "%s/profile.%d.0.0", tau, r);
         snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
         FILE *f = fopen(tmp, "w");
-        if (!f) return -1;
-        int rc = write_rank(f, job, j, r), err = rc ? (errno ? errno : EIO) : 0;
+        if (!f) {
+            rc = -1;
+            break;
+        }
+        int err = write_rank(f, job, j, r, &p2p[r]) ? (errno ? errno : EIO) : 0;
         if (fclose(f) && !err) err = errno;
         if (!err && rename(tmp, path)) err = errno;
         if (err) {
             unlink(tmp);
             errno = err;
-            return -1;
+            rc = -1;
         }
     }
-    return 0;
+    int err = errno;
+    free(p2p);
+    errno = err;
+    return rc;
 }
