@@ -80,12 +80,15 @@ int map_text_read(const char *path, map_text_t *out)
     int ncur = 0;
     long long at = __atomic_load_n(&h->alive_ns, __ATOMIC_ACQUIRE); /* the state's time: the newest we know */
     if (!at) at = h->mono_ns;
+    long long changed = 0;
     for (int i = 0; cur && since && i < nslots; i++) {
-        if (!sites_slot_read(&slots[i], &cur[ncur]) || cur[ncur].tid <= 0 || cur[ncur].fn < 0 ||
-            cur[ncur].fn >= SITES_NFN)
-            continue; /* no thread's, or no call */
-        since[ncur] = fs ? h->anchor_ns + (long long)((double)(cur[ncur].since - h->anchor_ticks) * (double)fs * 1e-6)
-                         : 0;
+        if (!sites_slot_read(&slots[i], &cur[ncur]) || cur[ncur].tid <= 0) continue; /* no thread's */
+        long long t = fs && cur[ncur].since
+                          ? h->anchor_ns + (long long)((double)(cur[ncur].since - h->anchor_ticks) * (double)fs * 1e-6)
+                          : 0;
+        if (t > changed) changed = t;
+        if (cur[ncur].fn < 0 || cur[ncur].fn >= SITES_NFN) continue; /* no call */
+        since[ncur] = t;
         if (since[ncur] > at) at = since[ncur];
         ncur++;
     }
@@ -141,6 +144,7 @@ int map_text_read(const char *path, map_text_t *out)
         fprintf(f, "%s\t0\n", *sep ? "" : "-");
     }
     out->rank = h->rank, out->nprocs = h->nprocs, out->wall = wall;
+    out->changed = changed ? (double)(h->real_ns + (changed - h->mono_ns)) * 1e-9 : 0;
     munmap((void *)base, size);
     free(cur), free(since), free(mods);
     if (fclose(f) || !text) {

@@ -9,7 +9,8 @@
 
 typedef struct map_text {
     int rank, nprocs;
-    double wall; /* the state's time: the rank's last stamp or call, Unix seconds */
+    double wall;    /* the state's time: the rank's last stamp or call, Unix seconds */
+    double changed; /* its threads' last call entered or ended, Unix seconds; 0 none */
     char *text;  /* the lines, malloc'ed */
 } map_text_t;
 

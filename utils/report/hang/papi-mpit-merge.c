@@ -92,8 +92,9 @@ static char *slurp(const char *path)
 }
 
 /* A rank's text from its mapped state m and its snapshot snap (NULL: none;
- * freed): the map's lines alone, or, when the snapshot is newer, the
- * snapshot as it is; else the map's R, I, H, A and T lines with the rest of
+ * freed): the map's lines alone; or, when no call of the rank began or
+ * ended after the snapshot, the snapshot as it is (it holds the same calls,
+ * and the counts); else the map's R, I, H, A and T lines with the rest of
  * the snapshot (its counters, call sites and communicators: the last ones
  * it took). */
 static char *with_map(char *snap, map_text_t *m)
@@ -106,7 +107,7 @@ static char *with_map(char *snap, map_text_t *m)
         snprintf(head, sizeof head, "%.*s", (int)strcspn(r + 2, "\n"), r + 2);
         if (report_split(head, '\t', f, 7) >= 5) snap_wall = strtod(f[4], NULL);
     }
-    if (snap && snap_wall > m->wall) {
+    if (snap && snap_wall >= m->changed) {
         free(m->text);
         return snap;
     }

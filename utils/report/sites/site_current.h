@@ -22,7 +22,8 @@
 typedef struct sites_current {
     int fn;          /* the call (sites_fn), -1: none */
     uintptr_t pc;    /* its site */
-    long long since; /* its entry: sites_ticks() in a slot, sites_now_ns() in sites_current's copy */
+    long long since; /* its entry (with no call: the last one's end): sites_ticks() in a slot,
+                        sites_now_ns() in sites_current's copy */
     int peer;        /* world rank of the peer or root, -1: none or any (see any_source) */
     int tag;         /* the tag, SITES_NO_TAG for none (MPI_ANY_TAG is any_tag) */
     int any_source, any_tag;

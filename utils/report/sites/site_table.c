@@ -249,8 +249,9 @@ static inline void lower_to(long long *p, long long v1)
 void sites_leave(sites_call_t *c)
 {
     long long dt = sites_ticks() - c->t0;
-    if (my_slot) { /* the call is over: a reader needs only fn (and the tid, set once in both) */
-        sites_slot_next(my_slot)->fn = -1;
+    if (my_slot) { /* the call is over: no call (the tid is set once in both copies), and since when */
+        sites_current_t *r = sites_slot_next(my_slot);
+        r->fn = -1, r->since = c->t0 + dt;
         sites_slot_publish(my_slot);
     }
     sites_call_now = NULL;
