@@ -57,7 +57,7 @@ if command -v strace >/dev/null; then
   rm -rf out && mkdir out
   strace -f -qq -e trace=open,openat,creat,rename,renameat,renameat2,unlink,unlinkat -o trace.txt \
     $MPIRUN $MPIRUN_OPTS -np 2 $(wrap_of map) ./sites_call_cost 200000 15 >/dev/null 2>&1
-  echo "metadata operations in DIR, whole run of 2 ranks (creates, renames, unlinks):"
-  grep "$work/out/" trace.txt | grep -E 'O_CREAT|rename|unlink' | sed 's/^[0-9]* *//' | sed 's/(.*//' | sort | uniq -c
+  echo "metadata operations on the state files in DIR, whole run of 2 ranks (creates, renames, unlinks; the report the run writes at its end aside):"
+  grep -E "$work/out/(state|snapshot)\." trace.txt | grep -E 'O_CREAT|rename|unlink' | sed -E 's/^[0-9]+ +//; s/"[^"]*out\/([a-z]+)\.[0-9]+\./"\1.RANK./; s/, 0[0-9]+\)/)/' | sort | uniq -c
 fi
 ls -l out/state.*.map 2>/dev/null | head -1 | awk '{ printf "file size: %d bytes per rank (reserved at creation: posix_fallocate)\n", $5 }'
