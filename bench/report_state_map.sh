@@ -9,7 +9,7 @@
 #     memory), when installed;
 #   - the metadata operations a rank makes in DIR over a whole run (strace
 #     of the file-name system calls: creates, renames, unlinks);
-#   - the file's size.
+#   (the file's size: doc/performance.md, from a killed run's files)
 #   bench/report_state_map.sh [rounds]     (default 5; alternating modes)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,4 +60,3 @@ if command -v strace >/dev/null; then
   echo "metadata operations on the state files in DIR, whole run of 2 ranks (creates, renames, unlinks; the report the run writes at its end aside):"
   grep -E "$work/out/(state|snapshot)\." trace.txt | grep -E 'O_CREAT|rename|unlink' | sed -E 's/^[0-9]+ +//; s/"[^"]*out\/([a-z]+)\.[0-9]+\./"\1.RANK./; s/, 0[0-9]+\)/)/' | sort | uniq -c
 fi
-ls -l out/state.*.map 2>/dev/null | head -1 | awk '{ printf "file size: %d bytes per rank (reserved at creation: posix_fallocate)\n", $5 }'
