@@ -100,6 +100,8 @@ char *rank_serialize(double elapsed, int *len, int snapshot);
 
 /* the rank's state without any MPI call (report_rank_state.c) */
 void rank_read_command(char *buf, size_t len);
+void rank_map_start(void);
+void rank_map_window_open(void);
 void rank_snap_start(void);
 void rank_snap_remove(void);
 void rank_write_state(int reason, int signo, void *arg);

@@ -15,8 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "report_env.h"
 #include "report_rank.h"
 #include "report_snapshot.h"
+#include "report_state_map.h"
 #include "site_comms.h"
 #include "site_fn.h"
 #include "site_table.h"
@@ -38,13 +40,57 @@ void rank_read_command(char *buf, size_t len)
  * why, the signal, when), the record as serialize writes it (the values
  * read now), the calls in progress (A lines) and the communicators (B). */
 static char snap_path[4200];
+static int map_on; /* DIR/state.RANK.map holds the tables (report_state_map.h) */
+
+/* the helper's stamp: alive, and the wrappers' clock to read the slots by */
+static void map_beat(void)
+{
+    long long ticks, ns;
+    double ns_tick;
+    sites_clock(&ticks, &ns, &ns_tick);
+    state_map_beat(ticks, ns, ns_tick);
+    state_map_modules(); /* a module loaded since (dlopen) */
+}
+
+/* Before the call-site tables exist: the rank's mapped state file, where
+ * they are to live; wherever snapshots would be written (DIR, snapshots
+ * on), unless PAPI_MPIT_REPORT_STATE_MAP=0.  Said once (rank 0, or the
+ * rank that failed) when it cannot be had: then snapshots only, as before. */
+void rank_map_start(void)
+{
+    map_on = 0;
+    const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
+    if (!dir || !*dir || !report_bool_env("PAPI_MPIT_REPORT_SNAPSHOTS", 1) ||
+        !report_bool_env("PAPI_MPIT_REPORT_STATE_MAP", 1))
+        return;
+    sites_layout_t l;
+    size_t area = sites_state_layout(rank_nprocs, &l);
+    char why[4400];
+    if (state_map_open(dir, rank_id, rank_nprocs, area, why, sizeof why)) {
+        rank_note("rank %d: no mapped state file (%s): its state is left only by snapshots, on signals and "
+                  "periodically",
+                  rank_id, why);
+        return;
+    }
+    state_map_layout(l.slots, l.sites, l.colls, l.p2p_msgs, l.p2p_bytes, l.nslots, l.nsites, l.ncolls);
+    state_map_modules();
+    sites_place(state_map_area(), area);
+    snap_every_second(map_beat);
+    map_on = 1;
+}
+
+/* The wrappers count from now on: the clock's anchors in the file, before any slot says a time. */
+void rank_map_window_open(void)
+{
+    if (map_on) map_beat();
+}
 static char library_version[256], command_line[1024]; /* for the merge, read at the start */
 static long snap_seq;
 
 void rank_snap_start(void)
 {
     rank_snap_on = 0;
-    if (!snap_wanted()) return;
+    if (!snap_wanted(map_on)) return;
     int vlen = 0;
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     PMPI_Get_library_version(version, &vlen);
@@ -53,6 +99,10 @@ void rank_snap_start(void)
     rank_clean_text(library_version);
     rank_read_command(command_line, sizeof command_line);
     rank_clean_text(command_line);
+    if (map_on) {
+        MPI_Comm world = MPI_COMM_WORLD, self = MPI_COMM_SELF;
+        state_map_describe(rank_started_iso, library_version, command_line, sites_key(world), sites_key(self));
+    }
     const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
     snprintf(snap_path, sizeof snap_path, "%s/snapshot.%d.txt", dir, rank_id);
     unlink(snap_path); /* an earlier run's */
@@ -66,6 +116,7 @@ void rank_snap_start(void)
 void rank_snap_remove(void)
 {
     if (snap_path[0]) unlink(snap_path);
+    state_map_remove();
 }
 
 /* "A\ttid\tcall\tkind\tmodule\toffset\tseconds\tpeer\ttag\tany_source\tany_tag\tcomm\tmembers"

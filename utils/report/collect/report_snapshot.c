@@ -79,7 +79,10 @@
 
 #define SNAP_WAIT_MS      10000 /* a handler waits at most this long for the state */
 #define NODE_WAIT_MS      2000  /* and then at most this long for the node's other ranks */
-#define PERIOD_DEFAULT_MS 10000 /* --snapshot-period when not given (doc/performance.md: its cost) */
+/* --snapshot-period when not given: none where the rank's mapped state file
+ * keeps its calls (report_state_map.h), 10 s where it has none
+ * (doc/performance.md: its cost) */
+#define PERIOD_DEFAULT_MS 10000
 #define NSIG_OURS         3
 
 static const int our_sigs[NSIG_OURS] = {SIGTERM, SIGINT, SIGUSR1};
@@ -119,11 +122,11 @@ static long long ms_env_ns(const char *name, double dflt)
     return ms > 0 ? (long long)(ms * 1e6) : 0;
 }
 
-int snap_wanted(void)
+int snap_wanted(int mapped)
 {
     const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
     if (!dir || !*dir || !report_bool_env("PAPI_MPIT_REPORT_SNAPSHOTS", 1)) return 0;
-    period_ns = ms_env_ns("PAPI_MPIT_REPORT_SNAPSHOT_MS", PERIOD_DEFAULT_MS);
+    period_ns = ms_env_ns("PAPI_MPIT_REPORT_SNAPSHOT_MS", mapped ? 0 : PERIOD_DEFAULT_MS);
     watchdog_ns = ms_env_ns("PAPI_MPIT_REPORT_WATCHDOG_MS", 0);
     return 1;
 }
@@ -345,6 +348,9 @@ void snap_wake(void)
 }
 
 /* ---- the helper's loop */
+static void (*every_second)(void);
+void snap_every_second(void (*fn)(void)) { every_second = fn; }
+
 static long long returned_calls(void)
 {
     int cap;
@@ -361,10 +367,12 @@ void snap_serve(void (*write_state)(int reason, int signo, void *arg), int (*don
     long long next_check = watchdog_ns ? now + check_ns : 0, calls_seen = returned_calls(), calls_since = now;
     long long fired_since = -1; /* the stuck call the watchdog wrote for */
     int said = 0;
+    long long next_beat = every_second ? now + 1000000000LL : 0;
     while (!done(arg)) {
         now = sites_now_ns();
         long long wake = -1;
-        if (next_period) wake = next_period;
+        if (next_beat) wake = next_beat;
+        if (next_period && (wake < 0 || next_period < wake)) wake = next_period;
         if (next_check && (wake < 0 || next_check < wake)) wake = next_check;
         int timeout = wake < 0 ? -1 : wake <= now ? 0 : (int)((wake - now + 999999) / 1000000);
         struct pollfd p = {.fd = req_pipe[0], .events = POLLIN};
@@ -386,6 +394,10 @@ void snap_serve(void (*write_state)(int reason, int signo, void *arg), int (*don
         }
         if (done(arg)) break;
         now = sites_now_ns();
+        if (next_beat && now >= next_beat) {
+            every_second();
+            next_beat = now + 1000000000LL;
+        }
         if (next_period && now >= next_period) {
             write_state(SNAP_PERIODIC, 0, arg);
             next_period = sites_now_ns() + period_ns;

@@ -14,8 +14,9 @@ enum { SNAP_SIGNAL = 1, SNAP_ON_DEMAND, SNAP_PERIODIC, SNAP_WATCHDOG };
 const char *snap_reason_name(int reason);
 
 /* The settings, read once (every rank): 1 when snapshots are on (an output
- * directory and PAPI_MPIT_REPORT_SNAPSHOTS not off). */
-int snap_wanted(void);
+ * directory and PAPI_MPIT_REPORT_SNAPSHOTS not off).  mapped: the rank has
+ * its mapped state file (then no periodic snapshot unless asked for). */
+int snap_wanted(int mapped);
 /* The pipes and the signal handlers (the program's own, installed before or
  * after ours, are kept and called after ours: sigaction and signal are
  * interposed for the three signals).  0, or -1 with why. */
@@ -25,6 +26,9 @@ int snap_install(char *why, size_t len);
  * stderr line is said by warn(seconds, call) once. */
 void snap_serve(void (*write)(int reason, int signo, void *arg), int (*done)(void *arg), void *arg);
 void snap_wake(void);
+/* fn is called by the helper's loop every second besides (the mapped
+ * state's stamp, report_state_map.h) */
+void snap_every_second(void (*fn)(void));
 /* Seconds since the last SIGTERM or SIGINT reached the handler, -1 none. */
 double snap_since_signal_s(void);
 /* No more snapshots: the handlers only pass the signals on. */

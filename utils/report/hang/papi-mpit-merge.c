@@ -1,7 +1,11 @@
 /*
  * papi-mpit-merge DIR: the report of a run that ended before MPI_Finalize,
- * from the snapshots its ranks left in DIR (DIR/snapshot.RANK.txt, written
- * by the interposer: collect/report_rank_state.c): report.txt (also on
+ * from the states its ranks left in DIR: their mapped state files
+ * (DIR/state.RANK.map, updated in place up to the rank's last MPI call:
+ * collect/report_state_map.h) and their snapshots (DIR/snapshot.RANK.txt,
+ * written on signals and periodically: collect/report_rank_state.c).  A
+ * rank's calls in progress come from the newer of the two; its counters
+ * from its snapshot where there is one.  report.txt (also on
  * stdout), report.json and report.html in DIR, opening with why the run did
  * not end (report_hang.c), which ranks left no state and when each state
  * was taken.  Run by `papi-mpit-report --merge DIR`.  No MPI: it reads text.
@@ -13,6 +17,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "merge_state_map.h"
 #include "report_hang.h"
 #include "report_record_text.h"
 #include "site_job.h"
@@ -22,6 +27,7 @@
 typedef struct snap {
     int rank, nprocs;
     char *path;
+    int map; /* a mapped state file (merge_state_map.h), else a snapshot */
 } snap_t;
 
 typedef struct both {
@@ -85,6 +91,46 @@ static char *slurp(const char *path)
     return s;
 }
 
+/* A rank's text from its mapped state m and its snapshot snap (NULL: none;
+ * freed): the map's lines alone; or, when no call of the rank began or
+ * ended after the snapshot, the snapshot as it is (it holds the same calls,
+ * and the counts); else the map's R, I, H, A and T lines with the rest of
+ * the snapshot (its counters, call sites and communicators: the last ones
+ * it took). */
+static char *with_map(char *snap, map_text_t *m)
+{
+    double snap_wall = -1;
+    const char *r = snap && !strncmp(snap, "R\t", 2) ? snap : NULL;
+    char *f[7];
+    char head[256];
+    if (r) {
+        snprintf(head, sizeof head, "%.*s", (int)strcspn(r + 2, "\n"), r + 2);
+        if (report_split(head, '\t', f, 7) >= 5) snap_wall = strtod(f[4], NULL);
+    }
+    if (snap && snap_wall >= m->changed) {
+        free(m->text);
+        return snap;
+    }
+    if (!snap) return m->text;
+    size_t ml = strlen(m->text), sl = strlen(snap);
+    char *out = malloc(ml + sl + 1);
+    if (!out) {
+        fprintf(stderr, PFX "out of memory merging rank %d's states\n", m->rank);
+        exit(1);
+    }
+    memcpy(out, m->text, ml);
+    size_t n = ml;
+    for (const char *line = snap; *line;) {
+        size_t len = strcspn(line, "\n");
+        int mine = len >= 2 && line[1] == '\t' && strchr("RIHATD", line[0]);
+        if (!mine) memcpy(out + n, line, len), n += len, out[n++] = '\n';
+        line += len + (line[len] == '\n');
+    }
+    out[n] = '\0';
+    free(m->text), free(snap);
+    return out;
+}
+
 /* "I\tstarted\tlibrary\tcommand" */
 static void info_line(report_job_t *job, const char *text)
 {
@@ -120,21 +166,34 @@ static int list_snapshots(const char *dir, snap_t **out, int *nout)
     int nsnaps = 0, cap = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
-        int rank;
+        int rank, map = 0;
         char tail[8];
-        if (sscanf(de->d_name, "snapshot.%d.tx%1s", &rank, tail) != 2 || strcmp(tail, "t") || rank < 0)
+        if (sscanf(de->d_name, "state.%d.ma%1s", &rank, tail) == 2 && !strcmp(tail, "p") && rank >= 0)
+            map = 1;
+        else if (sscanf(de->d_name, "snapshot.%d.tx%1s", &rank, tail) != 2 || strcmp(tail, "t") || rank < 0)
             continue;
         char path[4352], head[128] = "";
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        FILE *f = fopen(path, "r");
         int r = -1, np = 0;
-        if (!f || !fgets(head, sizeof head, f) || sscanf(head, "R\t%d\t%d\t", &r, &np) != 2 || r != rank ||
-            np <= 0 || r >= np) {
-            fprintf(stderr, PFX "%s is not a rank's state: left out\n", path);
-            if (f) fclose(f);
-            continue;
+        if (map) {
+            map_text_t m;
+            if (map_text_read(path, &m)) continue;
+            free(m.text);
+            r = m.rank, np = m.nprocs;
+            if (r != rank) {
+                fprintf(stderr, PFX "%s is rank %d's state: left out\n", path, r);
+                continue;
+            }
+        } else {
+            FILE *f = fopen(path, "r");
+            if (!f || !fgets(head, sizeof head, f) || sscanf(head, "R\t%d\t%d\t", &r, &np) != 2 ||
+                r != rank || np <= 0 || r >= np) {
+                fprintf(stderr, PFX "%s is not a rank's state: left out\n", path);
+                if (f) fclose(f);
+                continue;
+            }
+            fclose(f);
         }
-        fclose(f);
         if (nsnaps == cap) {
             cap = cap ? 2 * cap : 64;
             snap_t *s = realloc(snaps, sizeof *s * (size_t)cap);
@@ -149,7 +208,7 @@ static int list_snapshots(const char *dir, snap_t **out, int *nout)
             fprintf(stderr, PFX "out of memory listing %s (%d files)\n", dir, nsnaps);
             exit(1);
         }
-        snaps[nsnaps].rank = r, snaps[nsnaps].nprocs = np, nsnaps++;
+        snaps[nsnaps].rank = r, snaps[nsnaps].nprocs = np, snaps[nsnaps].map = map, nsnaps++;
     }
     closedir(d);
     *out = snaps, *nout = nsnaps;
@@ -206,28 +265,54 @@ int main(int argc, char **argv)
     job.partial = 1;
     sites_job_init(&sites, nprocs);
     hang_init(&hang, nprocs);
+    /* each rank's mapped state, where it has one, by rank */
+    int *map_of = malloc(sizeof *map_of * (size_t)nprocs);
+    if (!map_of) {
+        fprintf(stderr, PFX "out of memory: the states say %d ranks\n", nprocs);
+        return 1;
+    }
+    for (int r = 0; r < nprocs; r++) map_of[r] = -1;
+    int *snap_of = malloc(sizeof *snap_of * (size_t)nprocs);
+    if (!snap_of) {
+        fprintf(stderr, PFX "out of memory: the states say %d ranks\n", nprocs);
+        return 1;
+    }
+    for (int r = 0; r < nprocs; r++) snap_of[r] = -1;
     for (int i = 0; i < nsnaps; i++) {
         if (snaps[i].nprocs != nprocs) {
-            fprintf(stderr, PFX "snapshot.%d.txt is from a run of %d ranks, the others of %d: left out\n",
-                    snaps[i].rank, snaps[i].nprocs, nprocs);
+            fprintf(stderr, PFX "%s is from a run of %d ranks, the others of %d: left out\n", snaps[i].path,
+                    snaps[i].nprocs, nprocs);
             continue;
         }
-        errno = 0;
-        char *text = slurp(snaps[i].path);
-        if (!text && errno == ENOMEM) {
-            fprintf(stderr, PFX "out of memory reading %s (%d ranks)\n", snaps[i].path, nprocs);
-            return 1;
+        if (snaps[i].map)
+            map_of[snaps[i].rank] = i;
+        else
+            snap_of[snaps[i].rank] = i;
+    }
+    for (int r = 0; r < nprocs; r++) {
+        if (snap_of[r] < 0 && map_of[r] < 0) continue;
+        map_text_t m = {0};
+        if (map_of[r] >= 0 && map_text_read(snaps[map_of[r]].path, &m)) m.text = NULL;
+        char *text = NULL;
+        if (snap_of[r] >= 0) {
+            int i = snap_of[r];
+            errno = 0;
+            text = slurp(snaps[i].path);
+            if (!text && errno == ENOMEM) {
+                fprintf(stderr, PFX "out of memory reading %s (%d ranks)\n", snaps[i].path, nprocs);
+                return 1;
+            }
+            if (!text)
+                fprintf(stderr, PFX "%s: %s: left out\n", snaps[i].path, errno ? strerror(errno) : "cannot read it");
         }
-        if (!text) {
-            fprintf(stderr, PFX "%s: %s: left out\n", snaps[i].path,
-                    errno ? strerror(errno) : "cannot read it");
-            continue;
-        }
-        hang_read(&hang, snaps[i].rank, text);
+        if (m.text) text = with_map(text, &m);
+        if (!text) continue;
+        hang_read(&hang, r, text);
         if (!job.command[0]) info_line(&job, text);
-        report_record_read(&job, &sites, snaps[i].rank, text);
+        report_record_read(&job, &sites, r, text);
         free(text);
     }
+    free(map_of), free(snap_of);
     report_matrix_finish(&job);
     sites_job_finish(&sites);
     if (sites.nsites) { /* each rank's time in MPI until its snapshot */

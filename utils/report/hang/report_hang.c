@@ -722,6 +722,8 @@ static const char *why_words(const hang_state_t *s, char *b, size_t len)
         snprintf(b, len, "on demand (SIGUSR1)");
     else if (!strcmp(s->why, "periodic"))
         snprintf(b, len, "periodically (--snapshot-period)");
+    else if (!strcmp(s->why, "mapped"))
+        snprintf(b, len, "from the mapped state file, as of the last call or stamp");
     else if (!strcmp(s->why, "watchdog"))
         snprintf(b, len, "by the watchdog (no MPI call returned)");
     else

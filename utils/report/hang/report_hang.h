@@ -8,8 +8,10 @@
  *
  * A snapshot's own lines (collect/report_rank_state.c):
  *   R rank nprocs why signal unix_time seq elapsed pid   the state: why
- *       (signal, on-demand, periodic, watchdog), when, how many this rank
- *       wrote, seconds from MPI_Init, the process
+ *       (signal, on-demand, periodic, watchdog; "mapped": read from the
+ *       rank's mapped state file, hang/merge_state_map.h), when, how many
+ *       this rank wrote (stamps, for a mapped one), seconds from MPI_Init,
+ *       the process
  *   I started library command                       the run (for the page)
  *   A tid call kind module offset seconds peer tag any_source any_tag comm members
  *       a thread's call in progress (peer: world rank, -1 none; tag: - for

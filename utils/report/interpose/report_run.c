@@ -180,6 +180,7 @@ static void report_start(void)
     PAPI_thread_init(pthread_self_id);
     /* before the tool's start-up messages, which the self-check can then tell */
     peers_begin(rank_id, rank_nprocs);
+    rank_map_start(); /* the tables' home: before they are made */
     sites_start(rank_id, rank_nprocs);
     sites_comms_begin(rank_nprocs);
     rank_snap_start();
@@ -209,6 +210,7 @@ static void report_start(void)
     collect_started();
     peers_window_open();
     sites_window(1);
+    rank_map_window_open();
     t_start = PMPI_Wtime();
     rank_t_start_mono = rank_monotonic_s();
     t_startup = t_before_init + (t_start - t0);

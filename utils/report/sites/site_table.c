@@ -110,13 +110,15 @@ static sites_site_t *site_of(sites_call_t *c)
 }
 
 /* ---- the calls in progress */
-static sites_current_t slots[SITES_THREADS];
+/* in the rank's mapped state file where it has one (sites_place), so
+ * that they outlive the process however it ends */
+static sites_slot_t slots_own[SITES_THREADS], *slots = slots_own;
 static int nslots;
 static long long slots_overflow;
-static __thread sites_current_t *my_slot __attribute__((tls_model("initial-exec")));
+static __thread sites_slot_t *my_slot __attribute__((tls_model("initial-exec")));
 static __thread int my_slot_tried __attribute__((tls_model("initial-exec")));
 
-static sites_current_t *slot(void)
+static sites_slot_t *slot(void)
 {
     if (my_slot || my_slot_tried) return my_slot;
     my_slot_tried = 1;
@@ -125,22 +127,20 @@ static sites_current_t *slot(void)
         ADD(&slots_overflow, 1);
         return NULL;
     }
-    slots[i].fn = -1;
-    slots[i].tid = (long)syscall(SYS_gettid);
+    long tid = (long)syscall(SYS_gettid);
+    for (int k = 0; k < 2; k++) slots[i].rec[k].fn = -1, slots[i].rec[k].tid = tid;
     return my_slot = &slots[i];
 }
 
-static void set_slot(sites_current_t *s, int fn, uintptr_t pc, long long since, int peer, int tag,
+static void set_slot(sites_slot_t *slot, int fn, uintptr_t pc, long long since, int peer, int tag,
                      int any_source, int any_tag, uintptr_t comm)
 {
     /* only this thread writes its slot: plain stores, ordered by fences
      * (free on x86), no locked instruction on the wrappers' path */
-    unsigned q = s->seq;
-    __atomic_store_n(&s->seq, q + 1, __ATOMIC_RELAXED); /* odd: a reader retries */
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    sites_current_t *s = sites_slot_next(slot);
     s->fn = fn, s->pc = pc, s->since = since, s->peer = peer, s->tag = tag;
     s->any_source = any_source, s->any_tag = any_tag, s->comm = comm;
-    __atomic_store_n(&s->seq, q + 2, __ATOMIC_RELEASE);
+    sites_slot_publish(slot);
 }
 
 static int world_rank(MPI_Comm comm, int rank);
@@ -153,7 +153,7 @@ static uintptr_t slot_pc(const sites_call_t *c)
 
 void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm)
 {
-    sites_current_t *s = slot();
+    sites_slot_t *s = slot();
     if (!s) return;
     int any = peer == MPI_ANY_SOURCE;
     set_slot(s, c->fn, slot_pc(c), c->t0, any ? -1 : world_rank(comm, peer), tag, any, tag == MPI_ANY_TAG,
@@ -216,20 +216,11 @@ int sites_current(sites_current_t *out, int max, int *n)
     int k = 0, have = __atomic_load_n(&nslots, __ATOMIC_ACQUIRE);
     if (have > SITES_THREADS) have = SITES_THREADS;
     for (int i = 0; i < have && k < max; i++) {
-        for (int tries = 0; tries < 100; tries++) {
-            unsigned a = __atomic_load_n(&slots[i].seq, __ATOMIC_ACQUIRE);
-            if (a & 1) continue;
-            out[k] = slots[i];
-            __atomic_thread_fence(__ATOMIC_ACQUIRE);
-            if (__atomic_load_n(&slots[i].seq, __ATOMIC_RELAXED) == a) {
-                /* since: from the wrappers' ticks to sites_now_ns() */
-                if (out[k].fn >= 0 && sites_use_tsc)
-                    out[k].since =
-                        anchor_ns + (long long)((double)(out[k].since - anchor_ticks) * ns_per_tick);
-                k++;
-                break;
-            }
-        }
+        if (!sites_slot_read(&slots[i], &out[k])) continue;
+        /* since: from the wrappers' ticks to sites_now_ns() */
+        if (out[k].fn >= 0 && sites_use_tsc)
+            out[k].since = anchor_ns + (long long)((double)(out[k].since - anchor_ticks) * ns_per_tick);
+        k++;
     }
     *n = k;
     return k ? 0 : -1;
@@ -262,12 +253,10 @@ static inline void lower_to(long long *p, long long v1)
 void sites_leave(sites_call_t *c)
 {
     long long dt = sites_ticks() - c->t0;
-    if (my_slot) { /* the call is over: only fn changes */
-        unsigned q = my_slot->seq;
-        __atomic_store_n(&my_slot->seq, q + 1, __ATOMIC_RELAXED);
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        my_slot->fn = -1;
-        __atomic_store_n(&my_slot->seq, q + 2, __ATOMIC_RELEASE);
+    if (my_slot) { /* the call is over: no call (the tid is set once in both copies), and since when */
+        sites_current_t *r = sites_slot_next(my_slot);
+        r->fn = -1, r->since = c->t0 + dt;
+        sites_slot_publish(my_slot);
     }
     sites_call_now = NULL;
     sites_site_t *s = site_of(c);
@@ -651,7 +640,7 @@ void sites_track_precv(sites_call_t *c, MPI_Request req, MPI_Comm comm, int sour
 
 void sites_mark_requests(sites_call_t *c, const MPI_Request reqs[], int n)
 {
-    sites_current_t *s = slot();
+    sites_slot_t *s = slot();
     if (!s) return;
     for (int i = 0; i < n; i++) {
         track_t *t = track_find(sites_key(reqs[i]));
@@ -791,6 +780,35 @@ void sites_batch_some(sites_batch_t *b, int outcount, const int indices[], MPI_S
             if (b->idx[j] == indices[k]) sites_completed(b->key[j], &sts[k]);
 }
 
+/* ---- where the tables live: the rank's mapped state file, or the heap */
+static char *placed;
+static size_t placed_len;
+static int tables_placed; /* the tables are in placed: not freed */
+
+#define ALIGN64(n) (((n) + 63) & ~(size_t)63)
+size_t sites_state_layout(int nprocs, sites_layout_t *l)
+{
+    size_t at = 0;
+    l->slots = at, at = ALIGN64(at + sizeof(sites_slot_t) * SITES_THREADS);
+    l->sites = at, at = ALIGN64(at + sizeof(sites_site_t) * SITES_MAX);
+    l->colls = at, at = ALIGN64(at + sizeof(sites_coll_cell_t) * COLL_MAX);
+    l->p2p_msgs = at, at = ALIGN64(at + sizeof(long long) * (size_t)nprocs);
+    l->p2p_bytes = at, at = ALIGN64(at + sizeof(long long) * (size_t)nprocs);
+    l->nslots = SITES_THREADS, l->nsites = SITES_MAX, l->ncolls = COLL_MAX;
+    return at;
+}
+
+void sites_place(void *area, size_t len)
+{
+    placed = area;
+    placed_len = len;
+}
+
+void sites_clock(long long *ticks, long long *ns, double *ns_tick)
+{
+    *ticks = anchor_ticks, *ns = anchor_ns, *ns_tick = sites_use_tsc ? ns_per_tick : 1;
+}
+
 /* ---- begin and end */
 int sites_begin(int rank, int nprocs, char *why, size_t len)
 {
@@ -804,11 +822,23 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
     int level = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&level);
     sites_mt = level == MPI_THREAD_MULTIPLE;
-    sites = calloc(SITES_MAX, sizeof *sites);
-    tracks = calloc(TRACK_MAX, sizeof *tracks);
-    colls = calloc(COLL_MAX, sizeof *colls);
-    p2p_msgs = calloc((size_t)nprocs, sizeof *p2p_msgs);
-    p2p_bytes = calloc((size_t)nprocs, sizeof *p2p_bytes);
+    sites_layout_t l;
+    if (placed && sites_state_layout(nprocs, &l) <= placed_len) { /* zero-filled: a new file */
+        tables_placed = 1;
+        slots = (sites_slot_t *)(placed + l.slots);
+        sites = (sites_site_t *)(placed + l.sites);
+        colls = (sites_coll_cell_t *)(placed + l.colls);
+        p2p_msgs = (long long *)(placed + l.p2p_msgs);
+        p2p_bytes = (long long *)(placed + l.p2p_bytes);
+        /* a reader of the file sees no call in a slot no thread has claimed */
+        for (int i = 0; i < SITES_THREADS; i++) slots[i].rec[0].fn = slots[i].rec[1].fn = -1;
+    } else {
+        sites = calloc(SITES_MAX, sizeof *sites);
+        colls = calloc(COLL_MAX, sizeof *colls);
+        p2p_msgs = calloc((size_t)nprocs, sizeof *p2p_msgs);
+        p2p_bytes = calloc((size_t)nprocs, sizeof *p2p_bytes);
+    }
+    tracks = calloc(TRACK_MAX, sizeof *tracks); /* the MPI's handles: of no use outside the process */
     if (!sites || !tracks || !colls || !p2p_msgs || !p2p_bytes) {
         snprintf(why, len, "no memory for the call-site tables");
         sites_end();
@@ -838,7 +868,9 @@ void sites_end(void)
     __atomic_store_n(&sites_on, 0, __ATOMIC_RELEASE);
     /* the comms and windows keep their tables until freed (the delete
      * callbacks); the keyvals go, which frees nothing the MPI still needs */
-    free(sites), free(tracks), free(colls), free(p2p_msgs), free(p2p_bytes);
+    if (!tables_placed) free(sites), free(colls), free(p2p_msgs), free(p2p_bytes);
+    free(tracks);
+    tables_placed = 0;
     sites = NULL, tracks = NULL, colls = NULL, p2p_msgs = NULL, p2p_bytes = NULL;
 }
 

@@ -49,6 +49,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "site_current.h"
 #include "site_frames.h"
 
 #define SITES_HIST  42   /* message sizes: 0, then [2^(k-1), 2^k) for k = 1..41 */
@@ -226,27 +227,12 @@ enum {
 };
 void *sites_scratch(int which, size_t bytes);
 
-/* ---- the calls in progress, for a snapshot of a run that hangs or is
- * killed (read from any thread or a signal handler; written by the
- * wrappers without a lock: a reader may see a call that has just ended,
- * never a torn one, since seq is odd while the slot changes) */
-#define SITES_THREADS 64 /* threads whose current call is kept; more are counted in sites_current */
-typedef struct sites_current {
-    unsigned seq;    /* even: stable; odd: being written */
-    int fn;          /* the call (sites_fn), -1: none */
-    uintptr_t pc;    /* its site */
-    long long since; /* sites_now_ns() at its entry (sites_current converts the ticks) */
-    int peer;        /* world rank of the peer or root, -1: none or any (see any_source) */
-    int tag;         /* the tag, SITES_NO_TAG for none (MPI_ANY_TAG is any_tag) */
-    int any_source, any_tag;
-    uintptr_t comm; /* the communicator's handle, as a key (sites_key) */
-    long tid;       /* the thread's id (gettid) */
-} sites_current_t;
+/* ---- the calls in progress (site_current.h), for a snapshot of a run
+ * that hangs or is killed */
 /* A copy of each thread's slot (n of them), 0 or -1 when there are none. */
 int sites_current(sites_current_t *out, int max, int *n);
 /* Sets the slot of the calling thread's call (the generated wrappers, after
  * sites_enter, with the row's peer/root, tag and communicator). */
-#define SITES_NO_TAG (-2147483647 - 1)
 void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm);
 /* The same for a completion: what the first tracked receive among reqs
  * waits for (its source, tag and communicator), or nothing. */
@@ -269,6 +255,19 @@ void sites_watch_stop(void);
  * with the reason in why (then nothing is recorded). */
 int sites_begin(int rank, int nprocs, char *why, size_t len);
 void sites_window(int open);
+/* Before sites_begin: the memory the tables are to live in (the rank's
+ * mapped state file, zero-filled), used when it holds them all; without
+ * it, or too small, they are allocated.  The layout: sites_state_layout
+ * (the bytes needed for nprocs ranks, and each table's offset). */
+typedef struct sites_layout {
+    uint64_t slots, sites, colls, p2p_msgs, p2p_bytes; /* offsets */
+    int nslots, nsites, ncolls;
+} sites_layout_t;
+size_t sites_state_layout(int nprocs, sites_layout_t *l);
+void sites_place(void *area, size_t len);
+/* The wrappers' clock: ticks and CLOCK_MONOTONIC ns at one moment, and
+ * ns per tick (a slot's since is in ticks) */
+void sites_clock(long long *ticks, long long *ns, double *ns_tick);
 /* The rank's record lines ("C", "T", "K", "G": site_record.c), to append
  * to its record; the capacity needed. */
 size_t sites_record_cap(void);
