@@ -13,7 +13,7 @@
 # and says the states are the mapped files'.  MPIT_HANG_RUNS runs (2).
 # flavors: openmpi mpich
 # timeout: 300
-# scope: release (how each launcher's processes die under SIGKILL)
+# scope: family (the kernel keeps a killed rank's mapped file whatever the launcher: the test kills every process itself)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
