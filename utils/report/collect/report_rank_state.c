@@ -101,7 +101,8 @@ void rank_snap_start(void)
     rank_clean_text(command_line);
     if (map_on) {
         MPI_Comm world = MPI_COMM_WORLD, self = MPI_COMM_SELF;
-        state_map_describe(rank_started_iso, library_version, command_line, sites_key(world), sites_key(self));
+        state_map_describe(rank_started_iso, library_version, command_line, sites_key(world),
+                           sites_key(self));
     }
     const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
     snprintf(snap_path, sizeof snap_path, "%s/snapshot.%d.txt", dir, rank_id);

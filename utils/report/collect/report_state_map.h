@@ -33,8 +33,8 @@ typedef struct state_map_head {
     int64_t mono_ns, real_ns; /* CLOCK_MONOTONIC and CLOCK_REALTIME at one moment (MPI_Init) */
     /* the wrappers' clock: a slot's since = anchor_ns + (since - anchor_ticks) * fs_per_tick / 1e6 */
     int64_t anchor_ticks, anchor_ns, fs_per_tick;
-    int64_t alive_ns; /* CLOCK_MONOTONIC at the helper's last stamp (every second), 0 none */
-    int64_t beats;    /* stamps so far */
+    int64_t alive_ns;     /* CLOCK_MONOTONIC at the helper's last stamp (every second), 0 none */
+    int64_t beats;        /* stamps so far */
     uint64_t world, self; /* MPI_COMM_WORLD's and MPI_COMM_SELF's keys (sites_key) */
     /* the wrappers' tables, from the file's start; 0 slots: not there (--no-sites, or no room) */
     uint64_t off_slots, off_sites, off_colls, off_p2p_msgs, off_p2p_bytes;

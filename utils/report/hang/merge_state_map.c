@@ -83,9 +83,10 @@ int map_text_read(const char *path, map_text_t *out)
     long long changed = 0;
     for (int i = 0; cur && since && i < nslots; i++) {
         if (!sites_slot_read(&slots[i], &cur[ncur]) || cur[ncur].tid <= 0) continue; /* no thread's */
-        long long t = fs && cur[ncur].since
-                          ? h->anchor_ns + (long long)((double)(cur[ncur].since - h->anchor_ticks) * (double)fs * 1e-6)
-                          : 0;
+        long long t =
+            fs && cur[ncur].since
+                ? h->anchor_ns + (long long)((double)(cur[ncur].since - h->anchor_ticks) * (double)fs * 1e-6)
+                : 0;
         if (t > changed) changed = t;
         if (cur[ncur].fn < 0 || cur[ncur].fn >= SITES_NFN) continue; /* no call */
         since[ncur] = t;
@@ -134,12 +135,15 @@ int map_text_read(const char *path, map_text_t *out)
                 sites_fn[c->fn].kind, mod, off, age, c->peer, tag, c->any_source, c->any_tag, comm);
     }
     if (nslots > 0) { /* what the wrappers sent, by receiver (site_record.c's T line; "other" is not kept) */
-        const long long *msgs = (const void *)(base + h->off_p2p_msgs), *bytes = (const void *)(base + h->off_p2p_bytes);
+        const long long *msgs = (const void *)(base + h->off_p2p_msgs),
+                        *bytes = (const void *)(base + h->off_p2p_bytes);
         const char *sep = "";
         fputs("T\t", f);
         for (int r = 0; r < h->nprocs; r++) {
             long long m = __atomic_load_n(&msgs[r], __ATOMIC_RELAXED);
-            if (m) fprintf(f, "%s%d:%lld:%lld", sep, r, m, __atomic_load_n(&bytes[r], __ATOMIC_RELAXED)), sep = ",";
+            if (m)
+                fprintf(f, "%s%d:%lld:%lld", sep, r, m, __atomic_load_n(&bytes[r], __ATOMIC_RELAXED)),
+                    sep = ",";
         }
         fprintf(f, "%s\t0\n", *sep ? "" : "-");
     }

@@ -11,7 +11,7 @@ typedef struct map_text {
     int rank, nprocs;
     double wall;    /* the state's time: the rank's last stamp or call, Unix seconds */
     double changed; /* its threads' last call entered or ended, Unix seconds; 0 none */
-    char *text;  /* the lines, malloc'ed */
+    char *text;     /* the lines, malloc'ed */
 } map_text_t;
 
 /* 0 with *out filled, or -1 when path is not a rank's state file (why on stderr). */

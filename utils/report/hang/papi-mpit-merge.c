@@ -303,7 +303,8 @@ int main(int argc, char **argv)
                 return 1;
             }
             if (!text)
-                fprintf(stderr, PFX "%s: %s: left out\n", snaps[i].path, errno ? strerror(errno) : "cannot read it");
+                fprintf(stderr, PFX "%s: %s: left out\n", snaps[i].path,
+                        errno ? strerror(errno) : "cannot read it");
         }
         if (m.text) text = with_map(text, &m);
         if (!text) continue;

@@ -44,7 +44,10 @@ static inline sites_current_t *sites_slot_next(sites_slot_t *s)
     __atomic_thread_fence(__ATOMIC_RELEASE);
     return &s->rec[(s->seq + 1) & 1];
 }
-static inline void sites_slot_publish(sites_slot_t *s) { __atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE); }
+static inline void sites_slot_publish(sites_slot_t *s)
+{
+    __atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE);
+}
 
 /* One consistent copy of the slot's last call into *out: 1, or 0 when its
  * writer kept moving through every try. */
