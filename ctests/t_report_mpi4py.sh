@@ -23,26 +23,37 @@
 #   calls, messages and the pickled bytes; the receives' messages and bytes
 #   at their two lines (mpi4py receives with MPI_Mprobe + MPI_Mrecv); every
 #   site a Python line, with mpi4py's frame as its detail.
+#   The line is the interpreter's, read per version: Debian 12's 3.11 here
+#   (site_python.c's table), and on the distribution flavors their suite's
+#   own python3-mpi4py (scripts/chroot.sh installs it) on their Open MPI:
+#   Debian 13's 3.13 and sid's 3.14, read from the interpreter's
+#   _Py_DebugOffsets.  The run says which Python it measured.
 # Skips only when python3-mpi4py is not installed (scripts/deps.sh installs
-# it), or on an Open MPI whose library is not libmpi.so.40.
+# it, scripts/chroot.sh in the chroots), or on an Open MPI whose library is
+# not libmpi.so.40 (this machine's mpi4py is linked against Debian 12's).
 # flavors: openmpi openmpi-spc
 # timeout: 600
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 report_tool || exit 1
-# Debian's python3, the one python3-mpi4py is for (PATH may name another)
+# Debian's python3, the one python3-mpi4py is for (PATH may name another),
+# where the flavor's programs run (a distribution flavor: its chroot's)
 py=/usr/bin/python3
-"$py" -c 'import mpi4py' 2>/dev/null \
-  || { echo "SKIP python3-mpi4py is not installed for $py (scripts/deps.sh installs it)"; exit 77; }
-libmpi40_fits || { echo "SKIP $FLAVOR's Open MPI has no libmpi.so.40, which Debian's mpi4py is linked against"; exit 77; }
+pyver=$($FLAVOR_EXEC "$py" -c 'import sys, mpi4py; print("%d.%d.%d" % sys.version_info[:3], mpi4py.__version__)' 2>/dev/null) \
+  || { echo "SKIP python3-mpi4py is not installed for $py (scripts/deps.sh installs it; scripts/chroot.sh in a chroot)"; exit 77; }
+echo "Python and mpi4py: $pyver"
+# a distribution flavor's mpi4py is its suite's, built for its Open MPI
+[ -n "$FLAVOR_EXEC" ] || libmpi40_fits \
+  || { echo "SKIP $FLAVOR's Open MPI has no libmpi.so.40, which Debian's mpi4py is linked against"; exit 77; }
 test_workdir report-mpi4py || exit 1
 cp "$here/report_mpi4py.py" . || exit 1
 # the flavor's libmpi.so.40 before Debian's, for mpi4py's module
 pass=()
 case $MPICC in
-  */*) lib=$(cd "$(dirname "$MPICC")/../lib" && pwd)
-       pass=(-x LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}") ;;
+  */*) [ -n "$FLAVOR_EXEC" ] || {
+         lib=$(cd "$(dirname "$MPICC")/../lib" && pwd)
+         pass=(-x LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"); } ;;
 esac
 run() { timeout 180 $MPIRUN $MPIRUN_OPTS "${pass[@]}" "$@"; }
 np=4
@@ -87,10 +98,15 @@ if [ "$KIND" = openmpi-spc ]; then
   done
 fi
 
-# ---- the communication matrix
+# ---- the communication matrix (not on sid's Open MPI 6.0.0~rc2, whose
+# monitoring segfaults in MPI_Init: the tool refuses it there, which
+# t_never_kill checks; flavors.sh's FLAVOR_SKIPS says so for t_report_matrix)
+case $FLAVOR in
+  sid-*) echo "(--matrix not checked on $FLAVOR: its Open MPI's monitoring is refused, t_never_kill)" ;;
+  *)
 run -np $np "$wrap" -q --matrix -o matrix "$py" report_mpi4py.py >matrix.out 2>matrix.err
 rc=$?
-p2p=no; case $FLAVOR in openmpi-[56]*) p2p=yes ;; esac
+p2p=no; case $FLAVOR in openmpi-[56]* | debian13-openmpi) p2p=yes ;; esac
 if [ $rc = 0 ] && cmp -s matrix.out base.out && python3 - matrix/report.json $np $p2p <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -112,6 +128,8 @@ then
 else
   fail "--matrix: status $rc"; tail -20 matrix.err
 fi
+  ;;
+esac
 
 # ---- call sites at the script's lines
 run -np 2 "$wrap" -q -o sites "$py" report_mpi4py.py sites >sites.out 2>sites.err
