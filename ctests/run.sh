@@ -86,6 +86,14 @@ run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/r
 # the executable, libc, a library loaded later, from a signal handler
 run_unit report-modules bash -c "cc -Wall -Wextra -Werror -UHAVE__DL_FIND_OBJECT -I'$SRC/utils/report/sites' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_modules.c' \
   '$SRC/utils/report/sites/site_modules.c' -ldl -lpthread -o '$unitdir/test_report_modules' && '$unitdir/test_report_modules'"
+# the Python frames' layout read from CPython 3.13's and later _Py_DebugOffsets
+# (Debian 13's 3.13.5 numbers; refused: no cookie, before 3.13, free-threaded, another order)
+run_unit report-python-offsets bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/sites' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_python_offsets.c' \
+  '$SRC/utils/report/sites/site_python.c' -ldl -o '$unitdir/test_report_python_offsets' && '$unitdir/test_report_python_offsets'"
+# the Python line behind a call made without the GIL (a ctypes call, as
+# mpi4py's), on this machine's python3: each marked line exact
+run_unit report-python-frames bash -c "cc -Wall -Wextra -Werror -shared -fPIC -I'$SRC/utils/report/sites' -I'$SRC/utils/report/collect' \
+  '$SRC/utils/report/sites/site_python.c' -ldl -o '$unitdir/libsite_python.so' && python3 '$SRC/utils/report/tests/test_python_frames.py' '$unitdir/libsite_python.so'"
 # where a frame keeps its return address (the call-site chains), on a real stack
 run_unit report-frame-arch bash -c "cc -Wall -Wextra -Werror -O2 -I'$SRC/utils/report/sites' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_frame_arch.c' \
   -o '$unitdir/test_report_frame_arch' && '$unitdir/test_report_frame_arch'"

@@ -23,26 +23,37 @@
 #   calls, messages and the pickled bytes; the receives' messages and bytes
 #   at their two lines (mpi4py receives with MPI_Mprobe + MPI_Mrecv); every
 #   site a Python line, with mpi4py's frame as its detail.
+#   The line is the interpreter's, read per version: Debian 12's 3.11 here
+#   (site_python.c's table), and on the distribution flavors their suite's
+#   own python3-mpi4py (scripts/chroot.sh installs it) on their Open MPI:
+#   Debian 13's 3.13 and sid's 3.14, read from the interpreter's
+#   _Py_DebugOffsets.  The run says which Python it measured.
 # Skips only when python3-mpi4py is not installed (scripts/deps.sh installs
-# it), or on an Open MPI whose library is not libmpi.so.40.
+# it, scripts/chroot.sh in the chroots), or on an Open MPI whose library is
+# not libmpi.so.40 (this machine's mpi4py is linked against Debian 12's).
 # flavors: openmpi openmpi-spc
 # timeout: 600
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 report_tool || exit 1
-# Debian's python3, the one python3-mpi4py is for (PATH may name another)
+# Debian's python3, the one python3-mpi4py is for (PATH may name another),
+# where the flavor's programs run (a distribution flavor: its chroot's)
 py=/usr/bin/python3
-"$py" -c 'import mpi4py' 2>/dev/null \
-  || { echo "SKIP python3-mpi4py is not installed for $py (scripts/deps.sh installs it)"; exit 77; }
-libmpi40_fits || { echo "SKIP $FLAVOR's Open MPI has no libmpi.so.40, which Debian's mpi4py is linked against"; exit 77; }
+pyver=$($FLAVOR_EXEC "$py" -c 'import sys, mpi4py; print("%d.%d.%d" % sys.version_info[:3], mpi4py.__version__)' 2>/dev/null) \
+  || { echo "SKIP python3-mpi4py is not installed for $py (scripts/deps.sh installs it; scripts/chroot.sh in a chroot)"; exit 77; }
+echo "Python and mpi4py: $pyver"
+# a distribution flavor's mpi4py is its suite's, built for its Open MPI
+[ -n "$FLAVOR_EXEC" ] || libmpi40_fits \
+  || { echo "SKIP $FLAVOR's Open MPI has no libmpi.so.40, which Debian's mpi4py is linked against"; exit 77; }
 test_workdir report-mpi4py || exit 1
 cp "$here/report_mpi4py.py" . || exit 1
 # the flavor's libmpi.so.40 before Debian's, for mpi4py's module
 pass=()
 case $MPICC in
-  */*) lib=$(cd "$(dirname "$MPICC")/../lib" && pwd)
-       pass=(-x LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}") ;;
+  */*) [ -n "$FLAVOR_EXEC" ] || {
+         lib=$(cd "$(dirname "$MPICC")/../lib" && pwd)
+         pass=(-x LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"); } ;;
 esac
 run() { timeout 180 $MPIRUN $MPIRUN_OPTS "${pass[@]}" "$@"; }
 np=4
@@ -87,10 +98,15 @@ if [ "$KIND" = openmpi-spc ]; then
   done
 fi
 
-# ---- the communication matrix
+# ---- the communication matrix (not on sid's Open MPI 6.0.0~rc2, whose
+# monitoring segfaults in MPI_Init: the tool refuses it there, which
+# t_never_kill checks; flavors.sh's FLAVOR_SKIPS says so for t_report_matrix)
+case $FLAVOR in
+  sid-*) echo "(--matrix not checked on $FLAVOR: its Open MPI's monitoring is refused, t_never_kill)" ;;
+  *)
 run -np $np "$wrap" -q --matrix -o matrix "$py" report_mpi4py.py >matrix.out 2>matrix.err
 rc=$?
-p2p=no; case $FLAVOR in openmpi-[56]*) p2p=yes ;; esac
+p2p=no; case $FLAVOR in openmpi-[56]* | debian13-openmpi) p2p=yes ;; esac
 if [ $rc = 0 ] && cmp -s matrix.out base.out && python3 - matrix/report.json $np $p2p <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -112,14 +128,21 @@ then
 else
   fail "--matrix: status $rc"; tail -20 matrix.err
 fi
+  ;;
+esac
 
 # ---- call sites at the script's lines
 run -np 2 "$wrap" -q -o sites "$py" report_mpi4py.py sites >sites.out 2>sites.err
 rc=$?
 bytes=$(sed -n 's/^report_mpi4py: sites, \([0-9]*\)-byte messages$/\1/p' sites.out)
-if [ $rc = 0 ] && [ -n "$bytes" ] && python3 - sites/report.json report_mpi4py.py "$bytes" <<'PY'
+# sid's mpi4py (4.1) sends and receives with the large-count MPI_Send_c and
+# MPI_Mrecv_c where the MPI has them (weak symbols), which the report tool
+# does not wrap yet (issue 47, item 5): there the lines of what it sees,
+# the MPI_Mprobe of each receive, until then
+lc=no; case $FLAVOR in sid-*) lc=yes ;; esac
+if [ $rc = 0 ] && [ -n "$bytes" ] && python3 - sites/report.json report_mpi4py.py "$bytes" $lc >sites.check <<'PY'
 import json, os, re, sys
-doc, src, size = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+doc, src, size, lc = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3]), sys.argv[4] == "yes"
 lines = {}
 for n, t in enumerate(open(src), 1):
     m = re.search(r"# site:(\w+)$", t.rstrip())
@@ -131,9 +154,16 @@ for s in sites:
     assert os.path.basename(s["file"]) == src and s["program_line"] == "python", (s["label"], s["program_line"])
     assert s["via"] and "mpi4py" in s["via"]["module"], s["via"]
 at = lambda name: [s for s in sites if s["line"] == lines[name]]
+if lc and not any(s["call"].startswith("MPI_Send") for s in sites):
+    for name, n in (("recv_loop", 3), ("recv_once", 1)):
+        got = [(s["call"], s["calls"]) for s in at(name)]
+        assert ("MPI_Mprobe", n) in got, (name, got)
+    assert {s["line"] for s in sites} == {lines["recv_loop"], lines["recv_once"]}, sorted({s["line"] for s in sites})
+    print("large-count: only the probes seen, at", lines["recv_loop"], lines["recv_once"])
+    raise SystemExit(0)
 for name, n in (("send_loop", 3), ("send_once", 1)):
     got = [(s["call"], s["calls"], s["messages_sent"], s["bytes_sent"], s["messages_received"]) for s in at(name)]
-    assert got == [("MPI_Send", n, n, n * size, 0)], (name, got)
+    assert got in ([("MPI_Send", n, n, n * size, 0)], [("MPI_Send_c", n, n, n * size, 0)]), (name, got)
 for name, n in (("recv_loop", 3), ("recv_once", 1)):
     got = at(name)
     assert got and sum(s["messages_received"] for s in got) == n and sum(s["bytes_received"] for s in got) == n * size \
@@ -143,9 +173,14 @@ assert {s["line"] for s in sites} == used, sorted({s["line"] for s in sites})
 print(len(sites), "sites at", sorted(used))
 PY
 then
-  ok "call sites: comm.send at its two lines (3 and 1 calls, $bytes bytes each), the receives at theirs, exact; all Python lines"
+  cat sites.check
+  if grep -q '^large-count' sites.check; then
+    ok "call sites: each receive's MPI_Mprobe at its Python line (3 and 1 calls); MPI_Send_c and MPI_Mrecv_c not wrapped yet"
+  else
+    ok "call sites: comm.send at its two lines (3 and 1 calls, $bytes bytes each), the receives at theirs, exact; all Python lines"
+  fi
 else
-  fail "call sites: status $rc"; tail -20 sites.err; python3 -c 'import json,sys
+  cat sites.check; fail "call sites: status $rc"; tail -20 sites.err; python3 -c 'import json,sys
 for s in json.load(open(sys.argv[1]))["call_sites"]["sites"]: print(s["label"], s["call"], s["calls"], s["program_line"])' sites/report.json
 fi
 

@@ -23,7 +23,8 @@ packages() {
     trixie | sid)
       # libdw, jansson: the report tool's interposer links them (call sites);
       # gfortran: the Fortran call sites on each suite's MPIs
-      echo openmpi-bin libopenmpi-dev mpich libmpich-dev gcc libc6-dev python3 libpfm4 procps libdw-dev libjansson-dev gfortran ;;
+      # python3-mpi4py: the Python call sites on each suite's CPython (t_report_mpi4py)
+      echo openmpi-bin libopenmpi-dev mpich libmpich-dev gcc libc6-dev python3 libpfm4 procps libdw-dev libjansson-dev gfortran python3-mpi4py ;;
     *) echo "chroot: no package list for suite '$1'" >&2; return 1 ;;
   esac
 }
