@@ -6,7 +6,9 @@
 # command runs in a private mount namespace (unshare -m) where /proc, /sys,
 # /dev, /dev/shm, /tmp, the checkout, the build tree and the cache are bound
 # at their own paths, so nothing stays mounted afterwards.  Needs root.
-#   scripts/chroot.sh make SUITE          debootstrap + packages, once (trixie, sid)
+#   scripts/chroot.sh make SUITE          debootstrap + packages, once (trixie, sid,
+#                                         bookworm-arm64: Debian 12 for arm64, run
+#                                         under qemu-user, scripts/arm64.sh)
 #   scripts/chroot.sh run SUITE CMD...    CMD in the chroot, in the current directory
 #   scripts/chroot.sh root SUITE          prints the chroot's directory
 # The mirror is the machine's own (scripts/suite-apt.sh mirror).
@@ -25,6 +27,11 @@ packages() {
       # gfortran: the Fortran call sites on each suite's MPIs
       # python3-mpi4py: the Python call sites on each suite's CPython (t_report_mpi4py)
       echo openmpi-bin libopenmpi-dev mpich libmpich-dev gcc libc6-dev python3 libpfm4 procps libdw-dev libjansson-dev gfortran python3-mpi4py ;;
+    # arm64 under qemu-user (scripts/arm64.sh): Debian 12's Open MPI that
+    # the call-site run uses, and the libraries and headers the report
+    # tool is cross-compiled against (the chroot is its sysroot)
+    bookworm-arm64)
+      echo openmpi-bin libopenmpi-dev gcc libc6-dev make python3 procps libdw-dev libjansson-dev ;;
     *) echo "chroot: no package list for suite '$1'" >&2; return 1 ;;
   esac
 }
@@ -86,8 +93,16 @@ abi_dirs() {
   done
 }
 
+# a chroot's name is SUITE or SUITE-arm64 (bookworm-arm64): arm64's runs
+# under qemu-user, through binfmt_misc (scripts/arm64.sh binfmt registers it)
 make_chroot() {
-  local suite=$1 root=$CACHE/chroots/$1
+  local suite=$1 root=$CACHE/chroots/$1 arch_opt=()
+  case $suite in
+    *-arm64)
+      arch_opt=(--arch=arm64)
+      [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] \
+        || { echo "chroot: arm64 binaries do not run here: no qemu-aarch64 in binfmt_misc (scripts/arm64.sh binfmt)" >&2; return 1; } ;;
+  esac
   if [ -f "$root/.built" ]; then
     # a cached chroot made with fewer packages gets the new ones
     if [ "$(cat "$root/.packages" 2>/dev/null)" != "$(packages "$suite")" ]; then
@@ -108,7 +123,7 @@ make_chroot() {
   mkdir -p "$CACHE/logs" && rm -rf "$root" && mkdir -p "$root"
   log "$suite: debootstrap --variant=minbase into $root"
   t0=$(date +%s)
-  debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$CACHE/logs/chroot-$suite.log" 2>&1 \
+  ${NICE:-} debootstrap --variant=minbase "${arch_opt[@]}" "${suite%-arm64}" "$root" "$mirror" >"$CACHE/logs/chroot-$suite.log" 2>&1 \
     || { tail -20 "$CACHE/logs/chroot-$suite.log"; return 1; }
   t1=$(date +%s)
   log "$suite: apt-get install $pk"
@@ -121,7 +136,7 @@ make_chroot() {
     > "$root/etc/dpkg/dpkg.cfg.d/01-nodoc"
   # shellcheck disable=SC2086
   in_ns "$root" env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-    sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $pk" \
+    ${NICE:-} sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $pk" \
     >>"$CACHE/logs/chroot-$suite.log" 2>&1 || { tail -20 "$CACHE/logs/chroot-$suite.log"; return 1; }
   in_ns "$root" apt-get clean >/dev/null 2>&1 || true
   abi_dirs "$root"
