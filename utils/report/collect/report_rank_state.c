@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "report_env.h"
+#include "report_handles.h" /* Open MPI's handles without its data symbols */
 #include "report_rank.h"
 #include "report_snapshot.h"
 #include "report_state_map.h"
