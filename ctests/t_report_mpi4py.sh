@@ -117,7 +117,7 @@ fi
 run -np 2 "$wrap" -q -o sites "$py" report_mpi4py.py sites >sites.out 2>sites.err
 rc=$?
 bytes=$(sed -n 's/^report_mpi4py: sites, \([0-9]*\)-byte messages$/\1/p' sites.out)
-if [ $rc = 0 ] && [ -n "$bytes" ] && python3 - sites/report.json report_mpi4py.py "$bytes" <<'PY'
+if [ $rc = 0 ] && [ -n "$bytes" ] && python3 - sites/report.json report_mpi4py.py "$bytes" >sites.check <<'PY'
 import json, os, re, sys
 doc, src, size = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
 lines = {}
@@ -126,7 +126,18 @@ for n, t in enumerate(open(src), 1):
     if m:
         lines[m.group(1)] = n
 sites = doc["call_sites"]["sites"]
-assert doc["call_sites"]["program_lines_off"] is None, doc["call_sites"]["program_lines_off"]
+off = doc["call_sites"]["program_lines_off"]
+if off and "frame layout is not in site_python.c's table" in off:
+    # a CPython the tool cannot read (Debian 11's 3.9): it says so, and the
+    # calls stay at mpi4py's module, their counts and bytes exact
+    assert all(s["program_line"] == "python_unreadable" and "MPI." in s["label"] for s in sites), \
+        [(s["label"], s["program_line"]) for s in sites]
+    tot = lambda key, call=None: sum(s[key] for s in sites if call is None or s["call"] == call)
+    assert (tot("calls", "MPI_Send"), tot("bytes_sent"), tot("messages_received"), tot("bytes_received")) \
+        == (4, 4 * size, 4, 4 * size), [(s["label"], s["call"], s["calls"]) for s in sites]
+    print("unreadable, said so:", off)
+    sys.exit(0)
+assert off is None, off
 for s in sites:
     assert os.path.basename(s["file"]) == src and s["program_line"] == "python", (s["label"], s["program_line"])
     assert s["via"] and "mpi4py" in s["via"]["module"], s["via"]
@@ -143,7 +154,11 @@ assert {s["line"] for s in sites} == used, sorted({s["line"] for s in sites})
 print(len(sites), "sites at", sorted(used))
 PY
 then
-  ok "call sites: comm.send at its two lines (3 and 1 calls, $bytes bytes each), the receives at theirs, exact; all Python lines"
+  if grep -q '^unreadable, said so' sites.check; then
+    ok "call sites: this Python's frames are not read, and the report says so; the sends and receives at mpi4py's module, exact"
+  else
+    ok "call sites: comm.send at its two lines (3 and 1 calls, $bytes bytes each), the receives at theirs, exact; all Python lines"
+  fi
 else
   fail "call sites: status $rc"; tail -20 sites.err; python3 -c 'import json,sys
 for s in json.load(open(sys.argv[1]))["call_sites"]["sites"]: print(s["label"], s["call"], s["calls"], s["program_line"])' sites/report.json

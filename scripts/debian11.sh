@@ -61,6 +61,10 @@ done < <(cd "$stage" && find . -type f -print0)
 rm -rf "$stage"
 say "$changed files of the checkout new or changed in $tree"
 
+# MPICH 3.4's ch3 looks its host's name up (gethostbyname): debootstrap
+# leaves no /etc/hosts, so the machine's, each run (CI's hostname varies)
+cp /etc/hosts "$root/etc/hosts" 2>/dev/null || true
+
 # in_chroot CMD: CMD in the chroot's tree, with a plain environment (nothing
 # of this machine's PATH or build variables)
 in_chroot() {
