@@ -157,9 +157,10 @@ for flavor in $ALL_FLAVORS; do
     in_scope "$name" "$SCOPE" "$only" "$flavor" || continue
     skip_known "$name" && continue
     ranks=$(sed -n 's/^.*ranks: *\([0-9 ]*\).*$/\1/p' "$src" | head -1)
+    # -ldl: the tests that call dlsym (RTLD_NEXT) need it below glibc 2.34 (Debian 11)
     log=$logdir/$flavor-$name-build.log
     if ! $MPICC -Wall -Wextra -Werror -pthread -rdynamic -I"$here/common" -I"$PAPI_INC" -I"$SRC/components/mpit" "$src" "$bin/check.o" \
-        -L"$PAPI_LIB" -lpapi -Wl,-rpath,"$PAPI_LIB" -o "$bin/$name" >"$log" 2>&1; then
+        -L"$PAPI_LIB" -lpapi -Wl,-rpath,"$PAPI_LIB" -ldl -o "$bin/$name" >"$log" 2>&1; then
       record 1 "$flavor/$name (build)" "$log"; continue
     fi
     for np in ${ranks:-2 4}; do

@@ -9,6 +9,11 @@
  * Linked with -rdynamic, so the backend binds to this definition.
  * flavors: openmpi-spc mpich-events
  * ranks: 2 */
+/* RTLD_NEXT: glibc declares it only with _GNU_SOURCE, before any header
+ * (glibc 2.31's mpi.h does not bring it) */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "check.h"
 
 #include <dlfcn.h>

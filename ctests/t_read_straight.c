@@ -14,6 +14,11 @@
  *   - papi_mpit_after_init before MPI_Init and after MPI_Finalize says
  *     PAPI_ENOINIT; called a second time it has nothing left to do.
  * ranks: 2 4 */
+/* RTLD_NEXT: glibc declares it only with _GNU_SOURCE, before any header
+ * (glibc 2.31's mpi.h does not bring it) */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 
 #include "check.h"

@@ -7,9 +7,10 @@
 # /dev, /dev/shm, /tmp, the checkout, the build tree and the cache are bound
 # at their own paths, so nothing stays mounted afterwards.  Needs root.
 #   scripts/chroot.sh make SUITE          debootstrap + packages, once (trixie, sid,
-#                                         bookworm-arm64: Debian 12 for arm64, run
-#                                         under qemu-user, scripts/arm64.sh)
+#                                         bullseye: scripts/debian11.sh; bookworm-arm64:
+#                                         Debian 12 for arm64 under qemu-user, scripts/arm64.sh)
 #   scripts/chroot.sh run SUITE CMD...    CMD in the chroot, in the current directory
+#                                         (SUITE may be a chroot's directory)
 #   scripts/chroot.sh root SUITE          prints the chroot's directory
 # The mirror is the machine's own (scripts/suite-apt.sh mirror).
 set -euo pipefail
@@ -32,6 +33,15 @@ packages() {
     # tool is cross-compiled against (the chroot is its sysroot)
     bookworm-arm64)
       echo openmpi-bin libopenmpi-dev gcc libc6-dev make python3 procps libdw-dev libjansson-dev ;;
+    bullseye)
+      # Debian 11 is older than this machine: nothing built here runs there,
+      # so the project is built inside it from source (scripts/debian11.sh),
+      # with what the README's commands need: autotools (./autogen.sh), a C
+      # and C++ compiler and patch (PAPI's build), libpfm4's headers (which
+      # configure finds too old for PAPI 7.2), libdw and jansson (the report
+      # tool), and for the tests gfortran and mpi4py (the call sites)
+      echo openmpi-bin libopenmpi-dev mpich libmpich-dev gcc g++ make libc6-dev autoconf automake libtool \
+        pkg-config patch gfortran python3 python3-mpi4py libpfm4-dev libdw-dev libjansson-dev procps ;;
     *) echo "chroot: no package list for suite '$1'" >&2; return 1 ;;
   esac
 }
@@ -151,8 +161,13 @@ case ${1:-} in
   root) [ $# = 2 ] || { echo "usage: $0 root SUITE" >&2; exit 2; }; echo "$CACHE/chroots/$2" ;;
   run)
     [ $# -ge 3 ] || { echo "usage: $0 run SUITE CMD..." >&2; exit 2; }
-    root=$CACHE/chroots/$2; shift 2
-    [ -f "$root/.built" ] || { echo "chroot: $root is not made (scripts/chroot.sh make)" >&2; exit 1; }
+    case $2 in
+      # a directory instead of a suite: a chroot made otherwise (by hand)
+      */*) root=$2; [ -d "$root/usr" ] || { echo "chroot: $root holds no chroot" >&2; exit 1; } ;;
+      *) root=$CACHE/chroots/$2
+         [ -f "$root/.built" ] || { echo "chroot: $root is not made (scripts/chroot.sh make)" >&2; exit 1; } ;;
+    esac
+    shift 2
     IN_NS_EXEC=exec in_ns "$root" "$@"
     ;;
   *) echo "usage: $0 make|run|root SUITE ..." >&2; exit 2 ;;

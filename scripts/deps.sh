@@ -8,9 +8,11 @@
 # Everything comes from Debian's packages: bookworm's binaries and source
 # packages, and trixie's and sid's through a private apt (scripts/suite-apt.sh).
 # The distributions' own MPIs run in debootstrap chroots of trixie and sid
-# (scripts/chroot.sh), made by the modes debian13 and debian-sid.
+# (scripts/chroot.sh), made by the modes debian13 and debian-sid; Debian 11's
+# (bullseye), where the project is built from source (scripts/debian11.sh),
+# by the mode debian11.
 #   scripts/deps.sh [packages|sources|papi-source|papi72-source|abi-header|
-#                    ompi-spc|mpich-events|ompi5-spc|debian13|debian-sid|all]   (default: all)
+#                    ompi-spc|mpich-events|ompi5-spc|debian13|debian-sid|debian11|all]   (default: all)
 set -euo pipefail
 
 CACHE=$(sh "$(dirname "$0")/cache-dir.sh")
@@ -191,6 +193,9 @@ case $what in
   # MPICH 5.0.2 with both standard-ABI libraries
   debian13) install_packages; bash "$(dirname "$0")/chroot.sh" make trixie ;;
   debian-sid) install_packages; bash "$(dirname "$0")/chroot.sh" make sid ;;
+  # Debian 11's Open MPI 4.1.0 and MPICH 3.4.1, with the tools to build the
+  # project there; PAPI 7.2.0's source is read from this cache, bound inside
+  debian11) install_packages; papi72_source >/dev/null; bash "$(dirname "$0")/chroot.sh" make bullseye ;;
   all) install_packages; papi72_source >/dev/null; abi_header; build_ompi_spc; build_mpich_events ;;
-  *) echo "usage: $0 [packages|sources|papi-source|papi72-source|abi-header|ompi-spc|mpich-events|ompi5-spc|debian13|debian-sid|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [packages|sources|papi-source|papi72-source|abi-header|ompi-spc|mpich-events|ompi5-spc|debian13|debian-sid|debian11|all]" >&2; exit 2 ;;
 esac

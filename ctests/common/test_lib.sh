@@ -37,6 +37,12 @@ mpi_fortran() {
   esac
   command -v "$fc" >/dev/null 2>&1 || { fc_why="no $fc: the MPI was built without Fortran"; return 1; }
   printf 'program probe\n  use mpi\nend program probe\n' >fc_probe.f90
+  # Debian 11's Open MPI ships mpifort.openmpi without its wrapper data
+  # ("Cannot open configuration file"), mpif90.openmpi with it
+  case $fc in
+    mpifort.*) "$fc" fc_probe.f90 -o fc_probe >fc_probe.log 2>&1 || ! command -v "mpif90.${fc#mpifort.}" >/dev/null 2>&1 \
+      || fc=mpif90.${fc#mpifort.} ;;
+  esac
   "$fc" fc_probe.f90 -o fc_probe >fc_probe.log 2>&1 \
     || { fc_why="$fc cannot build a 'use mpi' program (the MPI was built without Fortran modules)"; return 1; }
 }
