@@ -127,7 +127,10 @@ static int mostly_unseen(long long seen, long long mpi) { return mpi > 0 && 10 *
  * included), where the job measured them: the first call whose sites saw
  * 90 % or less of its count, into name, seen and counted; 0 when none.
  * A counter that names no wrapped call (bytes, queues, a call the tool does
- * not wrap) is not compared. */
+ * not wrap) is not compared.  The counters also count the tool's own calls
+ * once counting has begun (report_collect.c, collect_started: each rank
+ * but the first sends its parent one empty message and receives one, with
+ * MPI_Send, MPI_Wait and MPI_Waitall): those are taken off first. */
 #define SPC_EVENT "mpit:::runtime_spc_OMPI_SPC_"
 static int same_call(const char *fn, const char *call, size_t k)
 {
@@ -152,7 +155,10 @@ static int spc_calls_unseen(const report_job_t *job, const sites_job_t *j, char 
         if (!wrapped) continue;
         for (int x = 0; x < j->nsites; x++)
             if (same_call(sites_fn_name(j->sites[x].fn), call, k)) s += j->sites[x].calls;
-        long long t = total(job, ev);
+        long long t = total(job, ev), others = job->nprocs > 1 ? job->nprocs - 1 : 0;
+        if (strcmp(call, "MPI_Send") == 0) t -= 2 * others;
+        if (strcmp(call, "MPI_Wait") == 0) t -= others;
+        if (strcmp(call, "MPI_Waitall") == 0) t -= job->nprocs;
         if (mostly_unseen(s, t)) {
             snprintf(name, len, "%s", call);
             *seen = s, *counted = t;
