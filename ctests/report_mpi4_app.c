@@ -124,6 +124,29 @@ int main(int argc, char **argv)
     MPI_Isendrecv_replace(sd, 2, MPI_DOUBLE, prev, 8, next, 8, MPI_COMM_WORLD, &req); /* site:isendrecv_replace */
     done();
 
+#if defined(HAVE_LARGE_COUNT)
+    /* MPI 4.0's large-count calls (t_report_mpi4.sh defines HAVE_LARGE_COUNT
+     * where mpi.h declares them): MPI_Count counts, MPI_Aint displacements */
+    MPI_Count cones[MAXP], cthrees[MAXP];
+    MPI_Aint cdispls[MAXP], cdispls3[MAXP], cwdispls[MAXP]; /* elements; bytes for the w form */
+    for (int i = 0; i < MAXP; i++)
+        cones[i] = 1, cthrees[i] = 3, cdispls[i] = i, cdispls3[i] = 3 * i, cwdispls[i] = i * (MPI_Aint)sizeof(int);
+    MPI_Count six = 6;
+    MPI_Isend_c(si, six, MPI_INT, next, 9, MPI_COMM_WORLD, &req); /* site:isend_c */
+    MPI_Recv_c(ri, six, MPI_INT, prev, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:recv_c */
+    done();
+    MPI_Send_c(sd, (MPI_Count)2, MPI_DOUBLE, prev, 10, MPI_COMM_WORLD); /* site:send_c */
+    MPI_Irecv_c(rd, (MPI_Count)2, MPI_DOUBLE, next, 10, MPI_COMM_WORLD, &req); /* site:irecv_c */
+    done();
+    MPI_Allreduce_c(sd, rd, (MPI_Count)4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* site:allreduce_c */
+    MPI_Ibcast_c(si, (MPI_Count)7, MPI_INT, 1, MPI_COMM_WORLD, &req); /* site:ibcast_c */
+    done();
+    MPI_Alltoallv_c(si, cones, cdispls, MPI_INT, ri, cones, cdispls, MPI_INT, MPI_COMM_WORLD); /* site:alltoallv_c */
+    MPI_Allgatherv_c(sd, (MPI_Count)3, MPI_DOUBLE, rd, cthrees, cdispls3, MPI_DOUBLE, MPI_COMM_WORLD); /* site:allgatherv_c */
+    MPI_Ialltoallw_c(si, cones, cwdispls, ints, ri, cones, cwdispls, ints, MPI_COMM_WORLD, &req); /* site:ialltoallw_c */
+    done();
+#endif
+
     /* a communicator freed by MPI_Comm_disconnect */
     MPI_Comm dup;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);

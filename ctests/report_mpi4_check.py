@@ -2,7 +2,7 @@
 """Checks papi-mpit-report's call sites (report.json) of ctests/report_mpi4_app.c
 against what the program did.
 
-    report_mpi4_check.py SOURCE DIR NPROCS FAMILY
+    report_mpi4_check.py SOURCE DIR NPROCS FAMILY [LARGE]
 
 The sites' lines come from the "site:NAME" markers in SOURCE.  Each marked
 site's call, calls, messages and bytes sent and received are exact: every
@@ -11,7 +11,10 @@ rank makes each call once; a collective's bytes are its send side
 calls' v and w forms count none (their payload needs the topology's degree,
 which the wrapper does not read).  MPICH completes an MPI_Isendrecv with a
 status that is not its receive's (4.0.2: count 0, source 0, tag 0), so
-there its received side is not checked.  Prints "ok: ..." and "FAIL: ..." lines;
+there its received side is not checked.  LARGE "yes": the program was
+built with MPI 4.0's large-count calls (HAVE_LARGE_COUNT: MPI_Send_c ...),
+checked the same way; otherwise LARGE is why not, and those sites must be
+absent.  Prints "ok: ..." and "FAIL: ..." lines;
 exits 1 on any failure.
 """
 import json
@@ -20,6 +23,7 @@ import re
 import sys
 
 src, outdir, n, family = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+large = sys.argv[5] if len(sys.argv) > 5 else "no large-count calls asked for"
 fails = 0
 
 
@@ -86,6 +90,25 @@ want = {k: (call, n, 0, b, 0, 0) for k, (call, b) in coll.items()}
 want["isendrecv"] = ("MPI_Isendrecv", n, n, 40 * n, n, 40 * n)
 want["isendrecv_replace"] = ("MPI_Isendrecv_replace", n, n, 16 * n, n, 16 * n)
 want["disconnect"] = ("MPI_Comm_disconnect", n, 0, 0, 0, 0)
+# the large-count calls: a ring each way, and collectives with MPI_Count
+# counts (and MPI_Aint displacements)
+large_want = {
+    "isend_c": ("MPI_Isend_c", n, n, 24 * n, 0, 0),  # 6 ints to the next rank
+    "recv_c": ("MPI_Recv_c", n, 0, 0, n, 24 * n),
+    "send_c": ("MPI_Send_c", n, n, 16 * n, 0, 0),  # 2 doubles to the previous rank
+    "irecv_c": ("MPI_Irecv_c", n, 0, 0, n, 16 * n),
+    "allreduce_c": ("MPI_Allreduce_c", n, 0, 32 * n, 0, 0),
+    "ibcast_c": ("MPI_Ibcast_c", n, 0, 28, 0, 0),  # the root's 7 ints
+    "alltoallv_c": ("MPI_Alltoallv_c", n, 0, 4 * n * n, 0, 0),
+    "allgatherv_c": ("MPI_Allgatherv_c", n, 0, 24 * n, 0, 0),
+    "ialltoallw_c": ("MPI_Ialltoallw_c", n, 0, 4 * n * n, 0, 0),
+}
+if large == "yes":
+    want.update(large_want)
+else:
+    print(f"skip: the large-count calls (MPI_Send_c ...): {large}")
+    for k in large_want:
+        lines.pop(k, None)  # not compiled (#if)
 check(set(want) == set(lines), f"the program marks the {len(want)} sites checked")
 
 for name, (call, calls, mo, bo, mi, bi) in want.items():
@@ -108,8 +131,9 @@ for name, (call, calls, mo, bo, mi, bi) in want.items():
 # and of MPI_Isendrecv_replace (to the previous one)
 cells = {(c["sender"], c["receiver"]): (c["messages"], c["bytes"]) for c in doc["program_matrix"]["cells"]}
 m = {}
+ring = (((1, 40), (-1, 16)) + (((1, 24), (-1, 16)) if large == "yes" else ()))
 for r in range(n):
-    for peer, b in (((r + 1) % n, 40), ((r + n - 1) % n, 16)):
+    for peer, b in (((r + d) % n, b) for d, b in ring):
         k = m.get((r, peer), (0, 0))
         m[(r, peer)] = (k[0] + 1, k[1] + b)
 check(cells == m, f"program matrix {sorted(cells.items())}, want {sorted(m.items())}")

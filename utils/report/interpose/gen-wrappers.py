@@ -82,8 +82,10 @@ KINDS = {
 # MPI's own calls below it are its (sites_depth is held for them).
 ALWAYS = ("comm", "comm_free")
 
-# A collective whose send side counts at its root only.
-ROOT_SENDS = re.compile(r"^MPI_I?(Bcast|Scatterv?)(_init)?$")
+# A collective whose send side counts at its root only (the nonblocking
+# MPI_Ibcast, MPI_Iscatter and MPI_Iscatterv included, and the large-count
+# forms).
+ROOT_SENDS = re.compile(r"^MPI_(Bcast|Scatterv?|Ibcast|Iscatterv?)(_init)?(_c)?$")
 
 
 def parse(path):
@@ -95,6 +97,9 @@ def parse(path):
         if len(f) != 4:
             sys.exit(f"{path}:{n}: expected 4 tab-separated fields")
         kind, name, since, params = f
+        name, _, flags = name.partition("@")
+        if flags not in ("", "c"):
+            sys.exit(f"{path}:{n}: unknown annotation @{flags} of {name}")
         if kind not in KINDS:
             sys.exit(f"{path}:{n}: unknown kind {kind}")
         plist = []
@@ -109,8 +114,28 @@ def parse(path):
         for r in KINDS[kind][2]:
             if r not in roles:
                 sys.exit(f"{path}:{n}: {name} ({kind}) needs a parameter with role {r}")
-        rows.append({"kind": kind, "name": name, "since": int(since), "params": plist, "roles": roles})
-    return rows
+        rows.append({"kind": kind, "name": name, "since": int(since), "params": plist, "roles": roles,
+                     "large": False, "has_c": flags == "c"})
+    # the large-count variants after every row: the rows' indices stay as they were
+    return rows + [large_count(r) for r in rows if r["has_c"]]
+
+
+def large_count(row):
+    """The MPI 4.0 large-count variant of a row marked @c (MPI_Send_c): each
+    int count (a parameter named *count, or an array named *counts) an
+    MPI_Count, each int array of displacements (*displs) MPI_Aint."""
+    params = []
+    for p in row["params"]:
+        decl, pname = p["decl"], p["name"]
+        if re.match(r"^int\s", decl) and pname.endswith("count") and p["role"] not in ("n", "outcount"):
+            decl = f"MPI_Count {pname}"
+        elif re.match(r"^const int\s", decl) and decl.endswith("[]"):
+            if pname.endswith("counts"):
+                decl = f"const MPI_Count {pname}[]"
+            elif pname.endswith("displs"):
+                decl = f"const MPI_Aint {pname}[]"
+        params.append(dict(p, decl=decl))
+    return dict(row, name=row["name"] + "_c", since=max(row["since"], 4), params=params, large=True, has_c=False)
 
 
 def subst(code, roles):
@@ -123,11 +148,13 @@ def coll_after(row, fortran=False):
     r = row["roles"]
     sendbuf = row["params"][0]["name"]
     root = "$root" if "root" in r else "-1"
+    # the large-count variants' counts are MPI_Count arrays
+    c = "c" if row["large"] else ""
     if "types" in r:  # w: per-rank counts and datatypes
-        w = "sites_f_payload_w" if fortran else "sites_payload_w"
+        w = "sites_f_payload_w" if fortran else f"sites_payload_w{c}"
         payload = f"{w}($counts, $types, $comm)"
     elif "counts" in r:  # v: per-rank counts of one datatype
-        payload = "sites_payload_v($counts, $type, $comm)"
+        payload = f"sites_payload_v{c}($counts, $type, $comm)"
     elif "count" in r:
         payload = "sites_payload($count, $type)"
     else:
@@ -376,9 +403,11 @@ def guard(row):
     return " && ".join(g)
 
 
-def emit(out, rows, make):
+def emit(out, rows, make, fortran=False):
     """Each row's wrapper made by make, inside its row's #if guard."""
     for i, row in enumerate(rows):
+        if fortran and row["large"]:
+            continue  # no Fortran entry of its own (mpi-calls.tsv)
         g = guard(row)
         if g:
             out.write(f"#if {g}\n")
@@ -398,7 +427,7 @@ def main():
         out.write("#include <mpi.h>\n\n#include <stdint.h>\n\n#include \"report_handles.h\"\n#include \"site_comms.h\"\n#include \"site_fortran.h\"\n#include \"site_table.h\"\n\n")
         emit(out, rows, wrapper)
         out.write("/* ---- the Fortran entry points (site_fortran.h) */\n#if defined(SITES_F_WRAPPED)\n\n")
-        emit(out, rows, fwrapper)
+        emit(out, rows, fwrapper, fortran=True)
         out.write("#endif\n")
     with open(sys.argv[3], "w", encoding="utf-8") as out:
         out.write(head)

@@ -13,6 +13,7 @@
 
 #include "report.h"
 #include "report_env.h"
+#include "site_fn.h"
 #include "site_fortran.h"
 #include "site_job.h"
 #include "site_report.h"
@@ -119,8 +120,58 @@ static long long mpi_p2p_bytes(const report_job_t *job, const char **what)
     return b;
 }
 
+/* Unseen from 10 %: the sites saw 90 % or less of what the MPI counted. */
+static int mostly_unseen(long long seen, long long mpi) { return mpi > 0 && 10 * (mpi - seen) >= mpi; }
+
+/* Open MPI's per-call counters (SPCs, mpit:::runtime_spc_OMPI_SPC_ALLREDUCE
+ * ...: the calls of MPI_Allreduce, its large-count MPI_Allreduce_c
+ * included), where the job measured them: the first call whose sites saw
+ * 90 % or less of its count, into name, seen and counted; 0 when none.
+ * A counter that names no wrapped call (bytes, queues, a call the tool does
+ * not wrap) is not compared.  The counters also count the tool's own calls
+ * once counting has begun (report_collect.c, collect_started: each rank
+ * but the first sends its parent one empty message and receives one, with
+ * MPI_Send, MPI_Wait and MPI_Waitall): those are taken off first. */
+#define SPC_EVENT "mpit:::runtime_spc_OMPI_SPC_"
+static int same_call(const char *fn, const char *call, size_t k)
+{
+    return strcmp(fn, call) == 0 || (strncmp(fn, call, k) == 0 && strcmp(fn + k, "_c") == 0);
+}
+static int spc_calls_unseen(const report_job_t *job, const sites_job_t *j, char *name, size_t len,
+                            long long *seen, long long *counted)
+{
+    for (int i = 0; i < job->nevents; i++) {
+        const char *ev = job->events[i].name;
+        if (strncmp(ev, SPC_EVENT, sizeof SPC_EVENT - 1) != 0) continue;
+        /* OMPI_SPC_REDUCE_SCATTER_BLOCK: MPI_Reduce_scatter_block */
+        char call[96];
+        size_t k = (size_t)snprintf(call, sizeof call, "MPI_");
+        for (const char *c = ev + sizeof SPC_EVENT - 1; *c && k + 1 < sizeof call; c++, k++)
+            call[k] = (char)(k == 4 ? *c : (*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c));
+        call[k] = '\0';
+        int wrapped = 0;
+        long long s = 0;
+        for (int fn = 0; fn < SITES_NFN; fn++)
+            if (same_call(sites_fn[fn].name, call, k)) wrapped = 1;
+        if (!wrapped) continue;
+        for (int x = 0; x < j->nsites; x++)
+            if (same_call(sites_fn_name(j->sites[x].fn), call, k)) s += j->sites[x].calls;
+        long long t = total(job, ev), others = job->nprocs > 1 ? job->nprocs - 1 : 0;
+        if (strcmp(call, "MPI_Send") == 0) t -= 2 * others;
+        if (strcmp(call, "MPI_Wait") == 0) t -= others;
+        if (strcmp(call, "MPI_Waitall") == 0) t -= job->nprocs;
+        if (mostly_unseen(s, t)) {
+            snprintf(name, len, "%s", call);
+            *seen = s, *counted = t;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* One line for the first screen, or "" when the sites saw the program's
- * calls as far as the MPI's own counters tell. */
+ * calls as far as the MPI's own counters tell: each total it keeps (the
+ * point-to-point bytes, Open MPI's per-call counters) more than 90 % seen. */
 void sites_unseen_line(char *line, size_t len, const report_job_t *job)
 {
     const sites_job_t *j = of(job);
@@ -129,14 +180,21 @@ void sites_unseen_line(char *line, size_t len, const report_job_t *job)
     line[0] = '\0';
     if (!j) return;
     if (j->nsites) {
-        long long seen = 0;
+        long long seen = 0, scalls = 0, calls = 0;
+        char call[96];
         for (int c = 0; c < j->ncells; c++) seen += j->cells[c].bytes;
-        if (mpi > 0 && 2 * seen < mpi)
+        if (mostly_unseen(seen, mpi))
             snprintf(
                 line, len,
                 "call sites: the sites saw %lld of the %lld point-to-point bytes %s counts: the rest went "
                 "through calls the tool does not wrap (a binding or library that calls the MPI's internals)",
                 seen, mpi, what);
+        else if (spc_calls_unseen(job, j, call, sizeof call, &scalls, &calls))
+            snprintf(line, len,
+                     "call sites: the sites saw %lld of the %lld calls of %s Open MPI counts (" SPC_EVENT
+                     "*): the rest went through a layer the tool does not wrap (a binding or library that "
+                     "calls the MPI's internals)",
+                     scalls, calls, call);
         return;
     }
     if (j->off_reason[0]) {

@@ -446,11 +446,11 @@ static void charge_peer(sites_site_t *s, int peer, long long bytes)
     ADD(&s->other_bytes, bytes);
 }
 
-long long sites_payload(int count, MPI_Datatype type)
+long long sites_payload(long long count, MPI_Datatype type)
 {
     int size = 0;
     if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
-    return (long long)count * size;
+    return count * size;
 }
 
 static void out_message(sites_site_t *s, long long bytes, int wpeer)
@@ -468,7 +468,7 @@ static void out_message(sites_site_t *s, long long bytes, int wpeer)
     }
 }
 
-void sites_send(sites_call_t *c, int count, MPI_Datatype type, int peer, MPI_Comm comm)
+void sites_send(sites_call_t *c, long long count, MPI_Datatype type, int peer, MPI_Comm comm)
 {
     if (peer == MPI_PROC_NULL) return;
     out_message(site_of(c), sites_payload(count, type), world_rank(comm, peer));
@@ -476,10 +476,15 @@ void sites_send(sites_call_t *c, int count, MPI_Datatype type, int peer, MPI_Com
 
 static void in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm)
 {
-    int flag = 0, n = 0;
+    int flag = 0;
+    MPI_Count n = 0; /* a large-count receive's bytes may pass INT_MAX */
     if (!s || st->MPI_SOURCE == MPI_PROC_NULL) return;
     if (PMPI_Test_cancelled(st, &flag) == MPI_SUCCESS && flag) return;
-    if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) n = 0;
+#if MPI_VERSION >= 4
+    if (PMPI_Get_count_c(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0) n = 0;
+#else /* MPI 3's: deprecated from MPI 4.1 on */
+    if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0) n = 0;
+#endif
     ADD(&s->msgs_in, 1);
     ADD(&s->bytes_in, (long long)n);
     ADD(&s->hist[size_bin(n)], 1);
@@ -508,6 +513,29 @@ long long sites_payload_w(const int counts[], const MPI_Datatype types[], MPI_Co
     PMPI_Comm_size(comm, &n);
     long long sum = 0;
     for (int i = 0; counts && types && i < n; i++) sum += sites_payload(counts[i], types[i]);
+    return sum;
+}
+
+long long sites_payload_vc(const MPI_Count counts[], MPI_Datatype type, MPI_Comm comm)
+{
+    int n = 0, inter = 0, size = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        PMPI_Comm_remote_size(comm, &n);
+    else
+        PMPI_Comm_size(comm, &n);
+    if (!counts || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+    long long sum = 0;
+    for (int i = 0; i < n; i++) sum += (long long)counts[i];
+    return sum * size;
+}
+
+long long sites_payload_wc(const MPI_Count counts[], const MPI_Datatype types[], MPI_Comm comm)
+{
+    int n = 0;
+    PMPI_Comm_size(comm, &n);
+    long long sum = 0;
+    for (int i = 0; counts && types && i < n; i++) sum += sites_payload((long long)counts[i], types[i]);
     return sum;
 }
 
@@ -552,7 +580,7 @@ void sites_coll(sites_call_t *c, long long bytes, int root, MPI_Comm comm)
     ADD(&colls_overflow, 1);
 }
 
-void sites_rma(sites_call_t *c, int count, MPI_Datatype type, int target, MPI_Win win)
+void sites_rma(sites_call_t *c, long long count, MPI_Datatype type, int target, MPI_Win win)
 {
     sites_site_t *s = site_of(c);
     if (!s || target == MPI_PROC_NULL) return;
@@ -563,7 +591,7 @@ void sites_rma(sites_call_t *c, int count, MPI_Datatype type, int target, MPI_Wi
     charge_peer(s, win_world_rank(win, target), bytes);
 }
 
-void sites_io(sites_call_t *c, int count, MPI_Datatype type, int write)
+void sites_io(sites_call_t *c, long long count, MPI_Datatype type, int write)
 {
     sites_site_t *s = site_of(c);
     if (!s) return;
@@ -653,7 +681,7 @@ void sites_mark_requests(sites_call_t *c, const MPI_Request reqs[], int n)
     set_slot(s, c->fn, slot_pc(c), c->t0, -1, SITES_NO_TAG, 0, 0, 0);
 }
 
-void sites_track_psend(sites_call_t *c, MPI_Request req, int count, MPI_Datatype type, int peer,
+void sites_track_psend(sites_call_t *c, MPI_Request req, long long count, MPI_Datatype type, int peer,
                        MPI_Comm comm)
 {
     if (peer == MPI_PROC_NULL) return;

@@ -167,23 +167,27 @@ static inline MPI_Status *sites_status(MPI_Status *own, MPI_Status *given)
     return given == MPI_STATUS_IGNORE ? own : given;
 }
 
-void sites_send(sites_call_t *c, int count, MPI_Datatype type, int peer, MPI_Comm comm);
+/* Counts are long long: the large-count calls (MPI_Send_c ...) pass MPI_Count,
+ * the others int; the _c payloads read MPI_Count arrays. */
+void sites_send(sites_call_t *c, long long count, MPI_Datatype type, int peer, MPI_Comm comm);
 void sites_recv(sites_call_t *c, const MPI_Status *st, MPI_Comm comm);
-long long sites_payload(int count, MPI_Datatype type);
+long long sites_payload(long long count, MPI_Datatype type);
 long long sites_payload_v(const int counts[], MPI_Datatype type, MPI_Comm comm);
 long long sites_payload_w(const int counts[], const MPI_Datatype types[], MPI_Comm comm);
+long long sites_payload_vc(const MPI_Count counts[], MPI_Datatype type, MPI_Comm comm);
+long long sites_payload_wc(const MPI_Count counts[], const MPI_Datatype types[], MPI_Comm comm);
 void sites_coll(sites_call_t *c, long long bytes, int root, MPI_Comm comm);
 /* 1 when this rank is the collective's root (MPI_ROOT on an intercommunicator) */
 int sites_is_root(int root, MPI_Comm comm);
-void sites_rma(sites_call_t *c, int count, MPI_Datatype type, int target, MPI_Win win);
-void sites_io(sites_call_t *c, int count, MPI_Datatype type, int write);
+void sites_rma(sites_call_t *c, long long count, MPI_Datatype type, int target, MPI_Win win);
+void sites_io(sites_call_t *c, long long count, MPI_Datatype type, int write);
 
 /* Requests whose message is known only later: nonblocking and persistent
  * receives (charged at completion to the site that posted them), persistent
  * sends (charged at each start), matched messages (their communicator). */
 void sites_track_recv(sites_call_t *c, MPI_Request req, MPI_Comm comm, int source, int tag);
 void sites_track_precv(sites_call_t *c, MPI_Request req, MPI_Comm comm, int source, int tag);
-void sites_track_psend(sites_call_t *c, MPI_Request req, int count, MPI_Datatype type, int peer,
+void sites_track_psend(sites_call_t *c, MPI_Request req, long long count, MPI_Datatype type, int peer,
                        MPI_Comm comm);
 void sites_track_message(MPI_Message msg, MPI_Comm comm);
 MPI_Comm sites_message_comm(MPI_Message msg);
