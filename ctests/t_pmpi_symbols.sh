@@ -27,4 +27,15 @@ bad=$(grep -E '^MPI_' <<<"$named")
 [ -z "$bad" ] && ok "libpapi looks up no MPI_ name" || fail "libpapi names MPI_ functions: $(echo $bad)"
 bad=$(nm -D --undefined-only "$lib" | awk '{ print $NF }' | grep -E '^P?MPI_')
 [ -z "$bad" ] && ok "libpapi links no MPI symbol" || fail "libpapi imports $(echo $bad)"
+
+# The report tool's interposer imports none of Open MPI's predefined handles
+# (MPI_COMM_SELF, MPI_WIN_NULL, ... are objects in libmpi): preloaded into a
+# program that loads its MPI later and privately (mpi4py), it would fail to
+# load ("undefined symbol: ompi_mpi_comm_self"); report_handles.h looks them up
+interposer=$MPIT_BUILDDIR/.libs/libpapi-mpit-report-$family.so
+if [ "$family" = openmpi ] && [ -f "$interposer" ]; then
+  bad=$(nm -D --undefined-only "$interposer" | awk '{ print $NF }' | grep -E '^(ompi|opal|orte)_')
+  [ -z "$bad" ] && ok "the interposer imports no Open MPI object" \
+    || fail "the interposer imports Open MPI's objects (report_handles.h is not included where they are used): $(echo $bad)"
+fi
 [ $fails -eq 0 ]

@@ -136,13 +136,10 @@ run -np 2 "$wrap" -q -o sites "$py" report_mpi4py.py sites >sites.out 2>sites.er
 rc=$?
 bytes=$(sed -n 's/^report_mpi4py: sites, \([0-9]*\)-byte messages$/\1/p' sites.out)
 # sid's mpi4py (4.1) sends and receives with the large-count MPI_Send_c and
-# MPI_Mrecv_c where the MPI has them (weak symbols), which the report tool
-# does not wrap yet (issue 47, item 5): there the lines of what it sees,
-# the MPI_Mprobe of each receive, until then
-lc=no; case $FLAVOR in sid-*) lc=yes ;; esac
-if [ $rc = 0 ] && [ -n "$bytes" ] && python3 - sites/report.json report_mpi4py.py "$bytes" $lc >sites.check <<'PY'
+# MPI_Mrecv_c where the MPI has them: the same sites, named by those calls
+if [ $rc = 0 ] && [ -n "$bytes" ] && python3 - sites/report.json report_mpi4py.py "$bytes" >sites.check <<'PY'
 import json, os, re, sys
-doc, src, size, lc = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3]), sys.argv[4] == "yes"
+doc, src, size = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
 lines = {}
 for n, t in enumerate(open(src), 1):
     m = re.search(r"# site:(\w+)$", t.rstrip())
@@ -154,13 +151,6 @@ for s in sites:
     assert os.path.basename(s["file"]) == src and s["program_line"] == "python", (s["label"], s["program_line"])
     assert s["via"] and "mpi4py" in s["via"]["module"], s["via"]
 at = lambda name: [s for s in sites if s["line"] == lines[name]]
-if lc and not any(s["call"].startswith("MPI_Send") for s in sites):
-    for name, n in (("recv_loop", 3), ("recv_once", 1)):
-        got = [(s["call"], s["calls"]) for s in at(name)]
-        assert ("MPI_Mprobe", n) in got, (name, got)
-    assert {s["line"] for s in sites} == {lines["recv_loop"], lines["recv_once"]}, sorted({s["line"] for s in sites})
-    print("large-count: only the probes seen, at", lines["recv_loop"], lines["recv_once"])
-    raise SystemExit(0)
 for name, n in (("send_loop", 3), ("send_once", 1)):
     got = [(s["call"], s["calls"], s["messages_sent"], s["bytes_sent"], s["messages_received"]) for s in at(name)]
     assert got in ([("MPI_Send", n, n, n * size, 0)], [("MPI_Send_c", n, n, n * size, 0)]), (name, got)
@@ -174,11 +164,7 @@ print(len(sites), "sites at", sorted(used))
 PY
 then
   cat sites.check
-  if grep -q '^large-count' sites.check; then
-    ok "call sites: each receive's MPI_Mprobe at its Python line (3 and 1 calls); MPI_Send_c and MPI_Mrecv_c not wrapped yet"
-  else
-    ok "call sites: comm.send at its two lines (3 and 1 calls, $bytes bytes each), the receives at theirs, exact; all Python lines"
-  fi
+  ok "call sites: comm.send at its two lines (3 and 1 calls, $bytes bytes each), the receives at theirs, exact; all Python lines"
 else
   cat sites.check; fail "call sites: status $rc"; tail -20 sites.err; python3 -c 'import json,sys
 for s in json.load(open(sys.argv[1]))["call_sites"]["sites"]: print(s["label"], s["call"], s["calls"], s["program_line"])' sites/report.json

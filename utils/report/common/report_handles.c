@@ -56,6 +56,7 @@ static const char *const symbols[REPORT_H_COUNT] = {
     [REPORT_H_DATATYPE_NULL] = "ompi_mpi_datatype_null",
     [REPORT_H_MESSAGE_NULL] = "ompi_message_null",
     [REPORT_H_MESSAGE_NO_PROC] = "ompi_message_no_proc",
+    [REPORT_H_WIN_NULL] = "ompi_mpi_win_null",
 };
 static void *found[REPORT_H_COUNT];
 

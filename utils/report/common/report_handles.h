@@ -34,6 +34,7 @@ enum {
     REPORT_H_DATATYPE_NULL,
     REPORT_H_MESSAGE_NULL,
     REPORT_H_MESSAGE_NO_PROC,
+    REPORT_H_WIN_NULL,
     REPORT_H_COUNT
 };
 /* The object of handle h (REPORT_H_*), or NULL where no MPI is loaded. */
@@ -47,6 +48,7 @@ void *report_ompi_handle(int h);
 #undef MPI_DATATYPE_NULL
 #undef MPI_MESSAGE_NULL
 #undef MPI_MESSAGE_NO_PROC
+#undef MPI_WIN_NULL
 #define MPI_DATATYPE_NULL   ((MPI_Datatype)report_ompi_handle(REPORT_H_DATATYPE_NULL))
 #define MPI_MESSAGE_NULL    ((MPI_Message)report_ompi_handle(REPORT_H_MESSAGE_NULL))
 #define MPI_MESSAGE_NO_PROC ((MPI_Message)report_ompi_handle(REPORT_H_MESSAGE_NO_PROC))
@@ -55,6 +57,7 @@ void *report_ompi_handle(int h);
 #define MPI_COMM_NULL       ((MPI_Comm)report_ompi_handle(REPORT_H_COMM_NULL))
 #define MPI_BYTE            ((MPI_Datatype)report_ompi_handle(REPORT_H_BYTE))
 #define MPI_REQUEST_NULL    ((MPI_Request)report_ompi_handle(REPORT_H_REQUEST_NULL))
+#define MPI_WIN_NULL        ((MPI_Win)report_ompi_handle(REPORT_H_WIN_NULL))
 #endif
 
 #endif
