@@ -55,10 +55,14 @@ for mode in deadlock mismatch collective; do
     # and every rank writes its state (a rank passes SIGTERM on only once
     # the node's other ranks have written).  Open MPI 6.0.0~rc2's prterun
     # (sid) SIGKILLs the ranks instead: none sees a signal, the watchdog's
-    # states stay.  Never some ranks' states on SIGTERM and others not.
-    case $nsig in
-      $np) ;;
-      0) [ "$(flavor_release "$FLAVOR")" = openmpi-6.0 ] || fail "$mode: no rank wrote its state on SIGTERM" ;;
+    # states stay.  On a loaded machine Open MPI 5.0.7's PRRTE may also
+    # SIGKILL the ranks before all have written: some states are then the
+    # watchdog's; each rank's current call is in its mapped state file,
+    # which --merge reads (check_merge).  On MPICH all or none.
+    case $nsig:$FAMILY in
+      $np:*) ;;
+      0:*) [ "$(flavor_release "$FLAVOR")" = openmpi-6.0 ] || fail "$mode: no rank wrote its state on SIGTERM" ;;
+      *:openmpi) echo "note: $mode: $nsig of $np ranks wrote on SIGTERM before the launcher's SIGKILL" ;;
       *) fail "$mode: $nsig of $np ranks wrote their state on SIGTERM" ;;
     esac
     check_calls "$d" $mode $np

@@ -16,9 +16,9 @@
 # watchdog, no signal from the test.  Checked for every job:
 # - Slurm ended it at its time limit (its state TIMEOUT);
 # - every rank left its state, taken on signal 15, with the program's call
-#   (MPI_Recv from the rank before, tag 20); never some ranks' states on
-#   SIGTERM and others not (where mpirun SIGKILLs the ranks before any sees
-#   a signal, every rank's periodic state: counted apart, not seen yet);
+#   (MPI_Recv from the rank before, tag 20); where mpirun SIGKILLs the
+#   ranks before all have written, --merge finds every rank's call in its
+#   mapped state file (counted apart, at most half the jobs; not seen yet);
 # - `--merge` opens with the cycle of 4 ranks, "4 ranks on 1 host".
 # Said on the ok line: the time from SIGTERM's arrival to each state.
 # flavors: openmpi
@@ -76,22 +76,18 @@ for id in $ids; do
   nsig=$(nsnap "$d" signal) nall=$(ls "$d"/snapshot.*.txt 2>/dev/null | wc -l)
   whys=$(cat "$d"/snapshot.*.txt 2>/dev/null | awk -F'\t' '$1 == "R" { printf "rank %s: %s; ", $2, $4 }')
   echo "job $j: $nall states, $nsig on SIGTERM ($whys)"
-  if [ "$nall" != $np ]; then
-    fail "job $j: $nall of $np ranks left a state ($whys)"
-    continue
-  fi
-  if [ "$nsig" = 0 ] && [ "$(nsnap "$d" periodic)" = $np ]; then
-    # Open MPI 4.1's mpirun SIGKILLs the ranks before they see any signal
-    # when a second SIGTERM reaches it apart from the first (as
-    # t_report_hang_term says); not seen in 20 jobs here, and then each
-    # rank's periodic state (every 10 s by default) is what stays
+  if [ "$nsig" != $np ]; then
+    # Open MPI's mpirun may SIGKILL the ranks before all of them have
+    # written on SIGTERM (4.1's at a second SIGTERM apart from the first,
+    # as t_report_hang_term says; not seen in 20 jobs here): what stays is
+    # each rank's mapped state file (DIR/state.RANK.map), which --merge
+    # reads (check_merge below).  Counted apart, at most half the jobs.
     forced=$((forced + 1))
-  elif [ "$nsig" != $np ]; then
-    fail "job $j: $nsig of $np states taken on a signal ($whys)"
+    check_merge "$d" ring $np
+    [ $fails = "$f0" ] && good=$((good + 1))
     continue
   fi
   for r in $(seq 0 $((np - 1))); do
-    [ "$nsig" = 0 ] && break
     [ "$(field "$d/snapshot.$r.txt" R 5)" = 15 ] || fail "job $j: rank $r's state was not taken on SIGTERM: $(head -1 "$d/snapshot.$r.txt")"
     field "$d/snapshot.$r.txt" D 3 >>latency.txt
   done
@@ -101,7 +97,7 @@ for id in $ids; do
 done
 lat=$(sort -g latency.txt | awk '{ v[NR] = $1 } END { if (NR) printf "median %.1f ms, largest %.1f ms over %d states", 1000 * v[int((NR + 1) / 2)], 1000 * v[NR], NR }')
 forced_said=
-[ $forced = 0 ] || forced_said=" (in $forced mpirun SIGKILLed the ranks before any saw a signal: their periodic states stayed)"
+[ $forced = 0 ] || forced_said=" (in $forced mpirun SIGKILLed the ranks before all had written on SIGTERM: --merge read their mapped state files)"
 [ $forced -le "$(forced_limit "$jobs")" ] \
   || fail "$forced of $jobs jobs without a state taken on SIGTERM (at most $(forced_limit "$jobs") may be mpirun's SIGKILL race)"
 [ "$good" = "$jobs" ] && ok "$jobs sbatch jobs (mpirun -np $np, a ring deadlock) ended by Slurm's time limit on a loaded node: every rank's state in $good of $jobs, all taken on SIGTERM in $((good - forced))$forced_said; from SIGTERM to the state: $lat"
