@@ -197,8 +197,19 @@ def wrapper(row, idx):
                   "#endif"]
     lines += [f"int {name}({proto})", "{", "    sites_call_t c;"]
     if row["since"] > 3:
+        # the weak reference is null where the interposer was loaded before
+        # the MPI (mpi4py loads it later, privately): the entry is then
+        # looked up in the process once, and the body calls it through a
+        # pointer (P{name} names it until the end of the function)
         lines += [f"#if MPI_VERSION < {row['since']}",
-                  f"    if (!P{name}) return MPI_ERR_INTERN; /* a library without the call */",
+                  f"    static int (*next)({proto});",
+                  f"    int (*P{name}_p)({proto}) = P{name} ? P{name} : __atomic_load_n(&next, __ATOMIC_ACQUIRE);",
+                  f"    if (!P{name}_p) {{",
+                  f"        P{name}_p = (int (*)({proto}))dlsym(RTLD_DEFAULT, \"P{name}\");",
+                  f"        __atomic_store_n(&next, P{name}_p, __ATOMIC_RELEASE);",
+                  "    }",
+                  f"    if (!P{name}_p) return MPI_ERR_INTERN; /* a library without the call */",
+                  f"#define P{name} P{name}_p",
                   "#endif"]
     if kind == "free":
         lines.append(f"    sites_forget(*{roles['req']});")
@@ -226,6 +237,8 @@ def wrapper(row, idx):
     if "sites_batch_t" in before:
         lines.append("    sites_batch_end(&b);")
     lines += ["    sites_leave(&c);", "    return rc;", "}"]
+    if row["since"] > 3:
+        lines += [f"#if MPI_VERSION < {row['since']}", f"#undef P{name}", "#endif"]
     return "\n".join(lines)
 
 
@@ -424,7 +437,7 @@ def main():
     head = "/* Made by utils/report/interpose/gen-wrappers.py from utils/report/interpose/mpi-calls.tsv: do not edit. */\n"
     with open(sys.argv[2], "w", encoding="utf-8") as out:
         out.write(head)
-        out.write("#include <mpi.h>\n\n#include <stdint.h>\n\n#include \"report_handles.h\"\n#include \"site_comms.h\"\n#include \"site_fortran.h\"\n#include \"site_table.h\"\n\n")
+        out.write("#ifndef _GNU_SOURCE\n#define _GNU_SOURCE /* RTLD_DEFAULT */\n#endif\n#include <mpi.h>\n\n#include <dlfcn.h>\n#include <stdint.h>\n\n#include \"report_handles.h\"\n#include \"site_comms.h\"\n#include \"site_fortran.h\"\n#include \"site_table.h\"\n\n")
         emit(out, rows, wrapper)
         out.write("/* ---- the Fortran entry points (site_fortran.h) */\n#if defined(SITES_F_WRAPPED)\n\n")
         emit(out, rows, fwrapper, fortran=True)
