@@ -9,7 +9,8 @@
 # ./configure, make, make install); then make check runs a subset of the
 # tests on the chroot's own MPIs, which are there simply the flavors
 # "openmpi" and "mpich".  Ends with "N passed, N failed, N skipped".
-#   scripts/debian11.sh        (root; scripts/chroot.sh make bullseye first)
+#   scripts/debian11.sh [build]   (root; scripts/chroot.sh make bullseye first;
+#                                 build: the copy and the build, no test)
 # PAPI_MPIT_DEBIAN11_FRESH=yes builds from an empty tree; otherwise the tree
 # of the last run is updated in place (make rebuilds what changed), since
 # PAPI's own build is most of the time.  MPIT_TESTS replaces the subset.
@@ -83,6 +84,9 @@ in_chroot '{ [ -x configure ] || ./autogen.sh; } >autogen.log 2>&1 || { tail -20
   || fail "the build in the chroot failed (logs: $tree/*.log)"
 tt=$(date +%s)
 say "built in $((tt - tb)) s"
+# "scripts/debian11.sh build": the build alone (scripts/test.sh runs it in
+# the background once the chroot is made, beside the other flavors' tests)
+[ "${1:-}" = build ] && exit 0
 
 # ---- the tests, on the chroot's Open MPI 4.1.0 and MPICH 3.4.1
 say "make check: MPIT_FLAVORS=\"openmpi mpich\" MPIT_TESTS=\"$tests\""

@@ -193,6 +193,7 @@ case $what in
   # MPICH 5.0.2 with both standard-ABI libraries
   debian13) install_packages; bash "$(dirname "$0")/chroot.sh" make trixie ;;
   debian-sid) install_packages; bash "$(dirname "$0")/chroot.sh" make sid ;;
+  debian11-build) bash "$(dirname "$0")/debian11.sh" build ;;
   # Debian 11's Open MPI 4.1.0 and MPICH 3.4.1, with the tools to build the
   # project there; PAPI 7.2.0's source is read from this cache, bound inside
   debian11) install_packages; papi72_source >/dev/null; bash "$(dirname "$0")/chroot.sh" make bullseye ;;
