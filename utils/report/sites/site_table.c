@@ -493,14 +493,22 @@ static void in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm)
 
 void sites_recv(sites_call_t *c, const MPI_Status *st, MPI_Comm comm) { in_message(site_of(c), st, comm); }
 
-long long sites_payload_v(const int counts[], MPI_Datatype type, MPI_Comm comm)
+/* how many entries a v-collective's counts array has: the remote group's
+ * size on an intercommunicator */
+static int counts_length(MPI_Comm comm)
 {
-    int n = 0, inter = 0, size = 0;
+    int n = 0, inter = 0;
     PMPI_Comm_test_inter(comm, &inter);
     if (inter)
         PMPI_Comm_remote_size(comm, &n);
     else
         PMPI_Comm_size(comm, &n);
+    return n;
+}
+
+long long sites_payload_v(const int counts[], MPI_Datatype type, MPI_Comm comm)
+{
+    int n = counts_length(comm), size = 0;
     if (!counts || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
     long long sum = 0;
     for (int i = 0; i < n; i++) sum += counts[i];
@@ -518,12 +526,7 @@ long long sites_payload_w(const int counts[], const MPI_Datatype types[], MPI_Co
 
 long long sites_payload_vc(const MPI_Count counts[], MPI_Datatype type, MPI_Comm comm)
 {
-    int n = 0, inter = 0, size = 0;
-    PMPI_Comm_test_inter(comm, &inter);
-    if (inter)
-        PMPI_Comm_remote_size(comm, &n);
-    else
-        PMPI_Comm_size(comm, &n);
+    int n = counts_length(comm), size = 0;
     if (!counts || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
     long long sum = 0;
     for (int i = 0; i < n; i++) sum += (long long)counts[i];
