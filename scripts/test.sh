@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Sets everything up and runs every test: the unit tests, the MPI tests under
-# mpirun on every MPI flavor, then scripts/sanitize.sh (ASan+UBSan build and
-# MPI tests, TSan stress, fuzzers).  Prints a summary per flavor, and last the
-# sum of all.
+# Sets everything up and runs every test: the unit tests, then in two lanes
+# side by side the MPI tests under mpirun on every MPI flavor (Open MPI's in
+# one; MPICH's, then scripts/sanitize.sh (ASan+UBSan build and MPI tests,
+# TSan stress, fuzzers) and Debian 11 in the other).  Prints a summary per
+# flavor, and last the sum of all.
 #   scripts/test.sh
 # The flavors are the distribution's Open MPI 4.1.4 and MPICH 4.0.2, and the
 # builds of Debian's sources with the instrumentation the packages leave out:
@@ -59,28 +60,30 @@ stamp "building papi-mpit"
 PAPI_MPIT_MPI_BUILDS=no bash "$top/scripts/build.sh" "$@" || { echo "0 passed, 1 failed"; exit 1; }
 cd "$BUILD"
 
-summaries=()
-run_check() { # run_check LABEL [VAR=VALUE...]: make check narrowed by the variables
+# Each stage's summary line goes to $logs/summary.LANE (the lanes below run
+# side by side, so the sums are read back from those files at the end).
+rm -f "$logs"/summary.*
+run_check() { # run_check LANE LABEL [VAR=VALUE...]: make check narrowed by the variables
   # (CHECK=COMMAND: that command instead of make check)
-  local label=$1; shift
+  local lane=$1 label=$2; shift 2
   stamp "tests: $label"
   env "$@" ${CHECK:-make check} >"$logs/check-$label.log" 2>&1
-  local line
+  local line out
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/check-$label.log" | tail -1)
   [ -n "$line" ] || line="0 passed, 1 failed, 0 skipped"
   # each failure with the end of its log (ctests/run.sh indents it), so
-  # that CI's output says why without the logs
-  awk '/^FAIL/ { print; tail = 1; n = 0; next }
+  # that CI's output says why without the logs; printed in one write, so
+  # that the other lane's lines do not land inside it
+  out=$(awk '/^FAIL/ { print; tail = 1; n = 0; next }
        tail && /^    / && n < 15 { print; n++; next }
-       { tail = 0 } /^failed:/ { print }' "$logs/check-$label.log" | head -80
-  summaries+=("$label: $line")
-  echo "$label: $line"
+       { tail = 0 } /^failed:/ { print }' "$logs/check-$label.log" | head -80)
+  echo "$label: $line" >>"$logs/summary.$lane"
+  printf '%s%s%s: %s\n' "$out" "${out:+$'\n'}" "$label" "$line"
 }
-
-# ---- unit tests and the distribution's flavors, while the MPIs build
-run_check units MPIT_FLAVORS=none
-run_check openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi
-run_check mpich MPIT_UNITS=no MPIT_FLAVORS=mpich
+summarize() { # summarize LANE LABEL LINE: a stage's line without make check
+  echo "$2: $3" >>"$logs/summary.$1"
+  echo "$2: $3"
+}
 
 # await NAME PID: until build_each (PID) has written NAME's .done (or ended);
 # sets rc and secs from it (rc 1 when it never came)
@@ -88,79 +91,122 @@ await() {
   while [ ! -f "$logs/mpi-$1.done" ] && kill -0 "$2" 2>/dev/null; do sleep 5; done
   read -r rc secs < "$logs/mpi-$1.done" 2>/dev/null || rc=1
 }
-
-# ---- each distribution's flavors as soon as its chroot is made (before the
-# source builds end: they take longer)
-for cm in "${distro_chroots[@]}"; do
-  fs=${cm%%:*}; m=${cm#*:}
-  stamp "waiting for the $m chroot (log: $logs/mpi-$m.log)"
-  await "$m" $chrooter
+# await_built LANE NAME PID WHAT: await, then 0 when it was made; otherwise
+# its log's end and a failed stage in LANE's sums
+await_built() {
+  stamp "waiting for the $2 $4 (log: $logs/mpi-$2.log)"
+  await "$2" "$3"
   if [ "$rc" != 0 ]; then
-    tail -20 "$logs/mpi-$m.log"
-    summaries+=("$m: 0 passed, 1 failed, 0 skipped (the chroot was not made)")
-    continue
+    tail -20 "$logs/mpi-$2.log"
+    summarize "$1" "$2" "0 passed, 1 failed, 0 skipped (the $4 was not made)"
+    return 1
   fi
-  stamp "$m chroot ready in $((secs / 60)) min $((secs % 60)) s ($(grep -o 'ready (.*)\|cached in .*' "$logs/mpi-$m.log" | tail -1))"
-  for f in $fs; do run_check "$f" MPIT_UNITS=no MPIT_FLAVORS="$f"; done
-done
+  stamp "$2 $4 ready in $((secs / 60)) min $((secs % 60)) s"
+}
 
-# ---- each source flavor as soon as it is built
-for fm in "${source_flavors[@]}"; do
-  f=${fm%%:*}
-  stamp "waiting for the $f build (log: $logs/mpi-$f.log)"
-  await "$f" $builder
-  if [ "$rc" != 0 ]; then
-    tail -20 "$logs/mpi-$f.log"
-    summaries+=("$f: 0 passed, 1 failed, 0 skipped (the MPI did not build)")
-    continue
-  fi
-  stamp "$f built in $((secs / 60)) min $((secs % 60)) s"
-  run_check "$f" MPIT_UNITS=no MPIT_FLAVORS="$f"
-done
+# ---- the unit tests (their make check also builds everything the lanes
+# share: after it, make check in either lane only runs ctests/run.sh)
+run_check units units MPIT_FLAVORS=none
 
-wait 2>/dev/null  # the MPI builder and the chroots
+# ---- two lanes side by side, each flavor as soon as its MPI is there (the
+# distribution's first, then the chroots, then the source builds).  The
+# tests take about 1.4 of the 2 cores when run alone (doc/testing.md,
+# "Time"); two lanes fill both.  Lane 1: Open MPI's flavors (the Slurm
+# tests are Open MPI's only, so one private Slurm at a time).  Lane 2:
+# MPICH's, the sanitizers (on openmpi-spc and mpich-events) and Debian 11.
+# chroot_lane FAMILY LANE: each chroot's flavors of FAMILY
+chroot_lane() {
+  local cm fs m f
+  for cm in "${distro_chroots[@]}"; do
+    fs=${cm%%:*} m=${cm#*:}
+    await_built "$2" "$m" $chrooter chroot || continue
+    for f in $fs; do
+      case $f in *-"$1") run_check "$2" "$f" MPIT_UNITS=no MPIT_FLAVORS="$f" ;; esac
+    done
+  done
+}
+# source_lane FAMILY LANE: each source build of FAMILY
+source_lane() {
+  local fm f
+  for fm in "${source_flavors[@]}"; do
+    f=${fm%%:*}
+    case $f in "$1"*) ;; *) continue ;; esac
+    await_built "$2" "$f" $builder build || continue
+    run_check "$2" "$f" MPIT_UNITS=no MPIT_FLAVORS="$f"
+  done
+}
+lane_openmpi() {
+  run_check 1 openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi
+  chroot_lane openmpi 1
+  source_lane openmpi 1
+}
+lane_mpich() {
+  run_check 2 mpich MPIT_UNITS=no MPIT_FLAVORS=mpich
+  chroot_lane mpich 2
+  source_lane mpich 2
+  # the sanitizers' MPI tests run on openmpi-spc and mpich-events
+  await openmpi-spc $builder
+  stamp "sanitizers and fuzzers"
+  local src line
+  bash "$top/scripts/sanitize.sh" >"$logs/sanitize.log" 2>&1
+  src=$?
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/sanitize.log" | tail -1)
+  [ -n "$line" ] || line="0 passed, 0 failed"
+  # a failure the sanitizers did not count still counts one
+  [ $src -eq 0 ] || ! grep -q ' 0 failed' <<<"$line" || line="${line/ 0 failed/ 1 failed}"
+  grep -E '^FAIL' "$logs/sanitize.log" | head -20
+  summarize 2 sanitize "$line"
+  lane_debian11
+}
 
-stamp "sanitizers and fuzzers"
-bash "$top/scripts/sanitize.sh" >"$logs/sanitize.log" 2>&1
-src=$?
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/sanitize.log" | tail -1)
-[ -n "$line" ] || line="0 passed, 0 failed"
-# a failure the sanitizers did not count still counts one
-[ $src -eq 0 ] || ! grep -q ' 0 failed' <<<"$line" || line="${line/ 0 failed/ 1 failed}"
-grep -E '^FAIL' "$logs/sanitize.log" | head -20
-summaries+=("sanitize: $line")
-
-# ---- Debian 11, last: the project built inside its chroot with the
-# README's commands, and a subset of the tests run there on its Open MPI
-# 4.1.0 and MPICH 3.4.1 (scripts/debian11.sh says which and why).  The build
-# runs in the background once the chroot is made (scripts/debian11.sh
+# ---- Debian 11, last in lane 2: the project built inside its chroot with
+# the README's commands, and a subset of the tests run there on its Open
+# MPI 4.1.0 and MPICH 3.4.1 (scripts/debian11.sh says which and why).  The
+# build runs in the background once the chroot is made (scripts/debian11.sh
 # build; its tree stays in the cache, so later runs rebuild what changed);
 # the stage then runs the tests (a few minutes).  "auto" (the default)
 # leaves the stage out, said and counted as a skip, when the run has
 # already taken more than PAPI_MPIT_DEBIAN11_BY minutes (78) once the build
 # is there: CI's limit is 90.  yes: always; no: never.
-if [ "$debian11" != no ]; then
+lane_debian11() {
+  [ "$debian11" != no ] || return 0
   stamp "waiting for the debian11 chroot and its build (logs: $logs/mpi-debian11.log, $logs/mpi-debian11-build.log)"
   await debian11 $chrooter
-  chroot_rc=$rc chroot_secs=$secs
+  local chroot_rc=$rc chroot_secs=$secs build_secs took
   await debian11-build $chrooter
   build_secs=${secs:-0}
   took=$(( ($(date +%s) - started) / 60 ))
   if [ "$chroot_rc" != 0 ]; then
     tail -20 "$logs/mpi-debian11.log"
-    summaries+=("debian11: 0 passed, 1 failed, 0 skipped (the chroot was not made)")
+    summarize 2 debian11 "0 passed, 1 failed, 0 skipped (the chroot was not made)"
   elif [ "$debian11" = auto ] && [ "$took" -gt "${PAPI_MPIT_DEBIAN11_BY:-78}" ]; then
     stamp "debian11: left out, the run has taken $took min (more than ${PAPI_MPIT_DEBIAN11_BY:-78}; PAPI_MPIT_DEBIAN11=yes runs it)"
-    summaries+=("debian11: 0 passed, 0 failed, 1 skipped (left out after $took min)")
+    summarize 2 debian11 "0 passed, 0 failed, 1 skipped (left out after $took min)"
   else
     stamp "debian11 chroot ready in $((chroot_secs / 60)) min $((chroot_secs % 60)) s, built there in $((build_secs / 60)) min $((build_secs % 60)) s"
-    CHECK="bash $top/scripts/debian11.sh" run_check debian11
+    CHECK="bash $top/scripts/debian11.sh" run_check 2 debian11
   fi
-fi
+}
+
+rm -f "$logs"/lane.*.ended
+# each lane marks its end: a lane that died on the way counts as a failure
+(lane_openmpi; touch "$logs/lane.1.ended") &
+lane1=$!
+lane_mpich; touch "$logs/lane.2.ended"
+wait $lane1
+wait 2>/dev/null  # the MPI builder and the chroots
 
 # ---- one closing line: the sums
 passed=0 failed=0 skipped=0
 echo
+summaries=()
+for f in "$logs"/summary.units "$logs"/summary.1 "$logs"/summary.2; do
+  [ -f "$f" ] || continue
+  while IFS= read -r s; do summaries+=("$s"); done <"$f"
+done
+for l in 1 2; do
+  [ -f "$logs/lane.$l.ended" ] || summaries+=("lane $l: 0 passed, 1 failed, 0 skipped (it ended before its last stage)")
+done
 for s in "${summaries[@]}"; do
   echo "  $s"
   p=$(grep -oE '[0-9]+ passed' <<<"$s" | grep -oE '^[0-9]+'); f=$(grep -oE '[0-9]+ failed' <<<"$s" | grep -oE '^[0-9]+')
