@@ -14,6 +14,9 @@
 #   scripts/arm64.sh build     libpapi, the backend, the interposer, the test program
 #   scripts/arm64.sh units     the report tool's unit tests, on arm64
 #   scripts/arm64.sh run       the 4-rank call-site run, checked
+#   scripts/arm64.sh check     build, units and run on a chroot already made,
+#                              ending "N passed, N failed, N skipped" (the
+#                              stage arm64 of scripts/test.sh)
 # The build is $ARM64_BUILD (default _build/arm64 in the checkout); the
 # seconds of each step go to its times.txt.
 set -euo pipefail
@@ -182,5 +185,18 @@ case ${1:-all} in
     log "times: $(paste -sd, "$B/times.txt" | sed 's/,/, /g')"
     exit $rc
     ;;
-  *) echo "usage: $0 [all|binfmt|chroot|build|units|run]" >&2; exit 2 ;;
+  check)
+    # each unit test and the run count one; a build that fails counts one
+    mkdir -p "$B" && : > "$B/times.txt"
+    binfmt && timed build build || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+    timed units units > "$B/units.out" 2>&1 || true
+    cat "$B/units.out"
+    p=$(grep -c 'units: PASS' "$B/units.out" || true) f=$(grep -c 'units: FAIL' "$B/units.out" || true)
+    k=$(grep -c 'units: SKIP' "$B/units.out" || true)
+    if timed run run; then p=$((p + 1)); else f=$((f + 1)); fi
+    log "times: $(paste -sd, "$B/times.txt" | sed 's/,/, /g')"
+    echo "$p passed, $f failed, $k skipped"
+    [ "$f" = 0 ]
+    ;;
+  *) echo "usage: $0 [all|binfmt|chroot|build|units|run|check]" >&2; exit 2 ;;
 esac

@@ -12,7 +12,7 @@
 # (bullseye), where the project is built from source (scripts/debian11.sh),
 # by the mode debian11.
 #   scripts/deps.sh [packages|sources|papi-source|papi72-source|abi-header|
-#                    ompi-spc|mpich-events|ompi5-spc|debian13|debian-sid|debian11|all]   (default: all)
+#                    ompi-spc|mpich-events|ompi5-spc|debian13|debian-sid|debian11|debian11-build|arm64|all]   (default: all)
 set -euo pipefail
 
 CACHE=$(sh "$(dirname "$0")/cache-dir.sh")
@@ -32,6 +32,7 @@ PACKAGES=(
   flex bison perl debootstrap
   chromium
   munge slurmctld slurmd slurm-client
+  qemu-user-static gcc-aarch64-linux-gnu
 )
 
 install_packages() {
@@ -197,6 +198,12 @@ case $what in
   # Debian 11's Open MPI 4.1.0 and MPICH 3.4.1, with the tools to build the
   # project there; PAPI 7.2.0's source is read from this cache, bound inside
   debian11) install_packages; papi72_source >/dev/null; bash "$(dirname "$0")/chroot.sh" make bullseye ;;
+  # Debian 12 for arm64, run under qemu-user (scripts/arm64.sh): qemu-aarch64
+  # registered with binfmt_misc, then the chroot
+  # (status 77 where binfmt_misc cannot be used: arm64 binaries cannot run here)
+  arm64) install_packages; papi72_source >/dev/null
+    bash "$(dirname "$0")/arm64.sh" binfmt || exit 77
+    bash "$(dirname "$0")/arm64.sh" chroot ;;
   all) install_packages; papi72_source >/dev/null; abi_header; build_ompi_spc; build_mpich_events ;;
-  *) echo "usage: $0 [packages|sources|papi-source|papi72-source|abi-header|ompi-spc|mpich-events|ompi5-spc|debian13|debian-sid|debian11|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [packages|sources|papi-source|papi72-source|abi-header|ompi-spc|mpich-events|ompi5-spc|debian13|debian-sid|debian11|debian11-build|arm64|all]" >&2; exit 2 ;;
 esac

@@ -30,6 +30,8 @@ distro_chroots=("debian13-openmpi debian13-mpich:debian13" "sid-openmpi sid-mpic
 # Debian 11's chroot, made after those (scripts/debian11.sh builds and tests
 # in it, last; doc/testing.md, "Time"); PAPI_MPIT_DEBIAN11=no|yes|auto (below)
 debian11=${PAPI_MPIT_DEBIAN11:-auto}
+# arm64 under qemu-user (scripts/arm64.sh), last in lane 1; PAPI_MPIT_ARM64=no|yes|auto
+arm64=${PAPI_MPIT_ARM64:-auto}
 started=$(date +%s)
 stamp() { printf '[test %3d min] %s\n' $(( ($(date +%s) - started) / 60 )) "$*"; }
 mkdir -p "$BUILD/logs"
@@ -51,8 +53,26 @@ build_each() {
 build_each "${source_flavors[@]}" &
 builder=$!
 # the chroots beside it: mostly download and unpacking, little compiling
-build_each $(for cm in "${distro_chroots[@]}"; do echo "${cm#*:}:${cm#*:}"; done) \
-  $([ "$debian11" = no ] || echo debian11:debian11 debian11-build:debian11-build) &
+make_chroots() {
+  build_each $(for cm in "${distro_chroots[@]}"; do echo "${cm#*:}:${cm#*:}"; done) \
+    $([ "$debian11" = no ] || echo debian11:debian11 debian11-build:debian11-build)
+  [ "$arm64" != no ] || return 0
+  # arm64's chroot takes about 26 min from nothing (its packages configured
+  # under qemu-user): made when it is cached, or when the chroots before it
+  # came early enough (PAPI_MPIT_ARM64_MAKE_BY minutes, 15: they were
+  # cached) that it is ready about when lane 1 ends; otherwise not made, so
+  # that a run from an empty cache is not made longer (status 77: the
+  # stage says so and counts a skip; a run that finds the other chroots
+  # cached makes it)
+  if [ -f "$(bash "$top/scripts/chroot.sh" root bookworm-arm64)/.built" ] ||
+     [ $(( ($(date +%s) - started) / 60 )) -lt "${PAPI_MPIT_ARM64_MAKE_BY:-15}" ]; then
+    build_each arm64:arm64
+  else
+    : > "$logs/mpi-arm64.log"
+    echo "77 0" > "$logs/mpi-arm64.done"
+  fi
+}
+make_chroots &
 chrooter=$!
 
 # ---- papi-mpit itself (its backends need only the distribution's MPIs)
@@ -139,6 +159,33 @@ lane_openmpi() {
   run_check 1 openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi
   chroot_lane openmpi 1
   source_lane openmpi 1
+  lane_arm64
+}
+
+# ---- arm64, last in lane 1: libpapi with the component, the Open MPI
+# backend and the interposer cross-compiled against a Debian 12 arm64
+# chroot, the report's unit tests and a 4-rank exact call-site run under
+# qemu-user (scripts/arm64.sh check; doc/testing.md, "arm64").  "auto"
+# leaves it out, said and counted as a skip, when its chroot was not made
+# (above) or the run has taken more than PAPI_MPIT_ARM64_BY minutes (78).
+lane_arm64() {
+  [ "$arm64" != no ] || return 0
+  stamp "waiting for the arm64 chroot (log: $logs/mpi-arm64.log)"
+  await arm64 $chrooter
+  local took=$(( ($(date +%s) - started) / 60 ))
+  if [ "$rc" = 77 ] && [ -s "$logs/mpi-arm64.log" ]; then
+    summarize 1 arm64 "0 passed, 0 failed, 1 skipped (binfmt_misc cannot run arm64 binaries here: $(tail -1 "$logs/mpi-arm64.log"))"
+  elif [ "$rc" = 77 ]; then
+    summarize 1 arm64 "0 passed, 0 failed, 1 skipped (its chroot is not in the cache, and making it, about 26 min, would have made this run longer)"
+  elif [ "$rc" != 0 ]; then
+    tail -20 "$logs/mpi-arm64.log"
+    summarize 1 arm64 "0 passed, 1 failed, 0 skipped (the arm64 chroot was not made)"
+  elif [ "$arm64" = auto ] && [ "$took" -gt "${PAPI_MPIT_ARM64_BY:-78}" ]; then
+    summarize 1 arm64 "0 passed, 0 failed, 1 skipped (left out after $took min; PAPI_MPIT_ARM64=yes runs it)"
+  else
+    stamp "arm64 chroot ready in $((secs / 60)) min $((secs % 60)) s"
+    ARM64_BUILD=$BUILD/arm64 CHECK="bash $top/scripts/arm64.sh check" run_check 1 arm64
+  fi
 }
 lane_mpich() {
   run_check 2 mpich MPIT_UNITS=no MPIT_FLAVORS=mpich
