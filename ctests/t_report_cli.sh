@@ -158,6 +158,9 @@ done
 # the program runs (an unchecked 10x was 10 ms, abc and -5 were off)
 lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-$FAMILY.so
 case $FLAVOR in *-abi | *-abi-*) lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-abi.so ;; esac
+# (the directory made as the script makes it: its state files give the
+# default period 0)
+mkdir -p preload
 run -np 2 env LD_PRELOAD="$lib" PAPI_MPIT_REPORT_DIR="$PWD/preload" PAPI_MPIT_REPORT_SNAPSHOT_MS=10x PAPI_MPIT_REPORT_TAU=junk \
   PAPI_MPIT_REPORT_QUIET=1 ./report_app -m 2 >preload.out 2>preload.err
 rc=$?
