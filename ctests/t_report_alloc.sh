@@ -26,8 +26,8 @@ test_workdir report-alloc || exit 1
 cc -O2 -Wall -Wextra -Werror -shared -fPIC "$here/report_alloc_count.c" -o libcount.so || { echo "FAIL: cannot build the counter"; exit 1; }
 # -Wno-stringop-overflow: GCC 12 takes MPICH's MPI_STATUSES_IGNORE for an array of size 0
 $MPICC -O2 -Wall -Wextra -Werror -Wno-stringop-overflow "$here/report_alloc_app.c" -o report_alloc_app -lpthread -ldl || { echo "FAIL: cannot build report_alloc_app"; exit 1; }
-# the counter in the ranks only (env after the launcher): preloaded into
-# Open MPI 6.0's prterun too, it hung the launcher
+# the counter in the ranks only (env after the launcher): the launcher's
+# allocations are none of the tool's
 timeout 180 $MPIRUN $MPIRUN_OPTS -np 2 env LD_PRELOAD="$PWD/libcount.so" "$wrap" -q ./report_alloc_app >run.out 2>run.err
 rc=$?
 [ $rc = 0 ] || { fail "the run: status $rc"; cat run.err; exit 1; }
