@@ -8,7 +8,10 @@
 #   under a path that cannot be created; an unknown option; -m naming
 #   another MPI family than the program loads (its interposer crashed the
 #   program in MPI_Init) or none; a boolean variable that is not 1/yes/on/
-#   true or 0/no/off/false; --sample-period that is not a number of ms.
+#   true or 0/no/off/false; --sample-period and --snapshot-period that are
+#   not a number of ms, or empty after the flag; a value after a flag that
+#   takes none (--tau=maybe).  The interposer alone (LD_PRELOAD) keeps the
+#   default of a bad --snapshot-period or --tau variable and says so once.
 # A script (ldd tells no MPI) takes -m.  The booleans read the same words in
 # every reader: false/no/off are off (MATRIX=false turned Open MPI's
 # monitoring on, QUIET=no silenced the table).
@@ -126,7 +129,56 @@ for how in alone mpirun; do
     "${pre[@]}" "$wrap" --sample-period=x ./report_app
   PAPI_MPIT_REPORT_LOG_MAX=0 expect "$how-log-max" 2 "PAPI_MPIT_REPORT_LOG_MAX: '0' is not a whole number > 0$" \
     "${pre[@]}" "$wrap" ./report_app
+  # --snapshot-period: the same; given empty after the flag, a missing value
+  # (empty in the environment is unset)
+  for v in abc -5 10x 1e3; do
+    expect "$how-snapshot-period-$v" 2 \
+      "--snapshot-period \(PAPI_MPIT_REPORT_SNAPSHOT_MS\): '$v' is not a number of milliseconds from 0 to 3600000 \(0 turns it off\)$" \
+      "${pre[@]}" "$wrap" -o snap --snapshot-period "$v" ./report_app
+  done
+  expect "$how-snapshot-period-empty" 2 "option --snapshot-period needs a value \(see papi-mpit-report --help\)$" \
+    "${pre[@]}" "$wrap" -o snap --snapshot-period '' ./report_app
+  expect "$how-snapshot-period-eq-empty" 2 "option --snapshot-period needs a value \(see papi-mpit-report --help\)$" \
+    "${pre[@]}" "$wrap" -o snap --snapshot-period= ./report_app
+  # the flags without a value: "--tau=maybe" is not an unknown option
+  expect "$how-tau-value" 2 \
+    "option --tau takes no value \(the variable PAPI_MPIT_REPORT_TAU takes one: see papi-mpit-report --help\)$" \
+    "${pre[@]}" "$wrap" -o snap --tau=maybe ./report_app
+  expect "$how-no-state-file-value" 2 "option --no-state-file takes no value \(the variable PAPI_MPIT_REPORT_STATE_MAP takes one: " \
+    "${pre[@]}" "$wrap" -o snap --no-state-file=yes ./report_app
+  PAPI_MPIT_REPORT_TAU=junk expect "$how-bool-tau" 2 "--tau \(PAPI_MPIT_REPORT_TAU\): 'junk' is not a boolean \(1, yes, on, true or 0, no, off, false\)$" \
+    "${pre[@]}" "$wrap" -o snap ./report_app
+  PAPI_MPIT_REPORT_STATE_MAP=junk expect "$how-bool-state-map" 2 "--no-state-file \(PAPI_MPIT_REPORT_STATE_MAP\): 'junk' is not a boolean" \
+    "${pre[@]}" "$wrap" -o snap ./report_app
 done
+[ ! -e snap ] && ok "no refused run made its output directory" || fail "a refused run made snap/: $(ls snap)"
+
+# the interposer alone (LD_PRELOAD, no script to refuse a value): a bad
+# --snapshot-period or --tau value is the default, said once by rank 0, and
+# the program runs (an unchecked 10x was 10 ms, abc and -5 were off)
+lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-$FAMILY.so
+case $FLAVOR in *-abi | *-abi-*) lib=$PAPI_MPIT_REPORT_LIBDIR/libpapi-mpit-report-abi.so ;; esac
+# (the directory made as the script makes it: its state files give the
+# default period 0)
+mkdir -p preload
+run -np 2 env LD_PRELOAD="$lib" PAPI_MPIT_REPORT_DIR="$PWD/preload" PAPI_MPIT_REPORT_SNAPSHOT_MS=10x PAPI_MPIT_REPORT_TAU=junk \
+  PAPI_MPIT_REPORT_QUIET=1 ./report_app -m 2 >preload.out 2>preload.err
+rc=$?
+want_snap="papi-mpit-report: --snapshot-period (PAPI_MPIT_REPORT_SNAPSHOT_MS) '10x' is not a number of milliseconds from 0 to 3600000: taken as 0, the default"
+want_tau="papi-mpit-report: PAPI_MPIT_REPORT_TAU='junk' is not a boolean (1, yes, on, true or 0, no, off, false): taken as unset"
+bad=
+[ $rc = 0 ] && grep -q . preload.out || bad="$bad exit $rc;"
+[ "$(grep -cxF "$want_snap" preload.err)" = 1 ] || bad="$bad not one line '$want_snap';"
+[ "$(grep -cxF "$want_tau" preload.err)" = 1 ] || bad="$bad not one line '$want_tau';"
+[ "$(grep -c '^papi-mpit-report:' preload.err)" = 2 ] || bad="$bad $(grep -c '^papi-mpit-report:' preload.err) lines of ours, want 2;"
+ls preload/snapshot.* >/dev/null 2>&1 && bad="$bad snapshots written every 10 ms;"
+[ -d preload/tau ] || bad="$bad no tau/ (the default at 2 ranks);"
+if [ -z "$bad" ]; then
+  ok "LD_PRELOAD with SNAPSHOT_MS=10x and TAU=junk: run, each said once, the defaults kept"
+else
+  fail "LD_PRELOAD with SNAPSHOT_MS=10x and TAU=junk:$bad"
+  sed 's/^/    /' preload.err
+fi
 
 # a directory this user cannot write: root writes anywhere, so as nobody
 # (the check runs before the MPI: the script alone)

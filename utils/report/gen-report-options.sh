@@ -100,11 +100,19 @@ fill() {
         if (has(long[i])) pat = pat (pat != "" ? "|" : "") long[i]
         # what only the script reads stays out of the program environment
         export = reader[i] == "rank" ? " export " var[i] ";" : ""
-        if (has(arg[i])) {
+        # a checked value given empty on the command line is a mistake (in
+        # the environment, empty is unset)
+        if (has(arg[i]) && has(type[i])) {
+          arm(indent, pat, "need_value \"$@\"; " var[i] "=$2;" export " shift 2 ;;")
+          if (has(long[i])) arm(indent, long[i] "=*", "need_value \"${1%%=*}\" \"${1#*=}\"; " var[i] "=${1#*=};" export " shift ;;")
+        } else if (has(arg[i])) {
           arm(indent, pat, "need_arg \"$@\"; " var[i] "=$2;" export " shift 2 ;;")
           if (has(long[i])) arm(indent, long[i] "=*", var[i] "=${1#*=};" export " shift ;;")
-        } else
+        } else {
           arm(indent, pat, var[i] "=" value[i] ";" export " shift ;;")
+          # --tau=maybe: a flag without a value, not an unknown option
+          if (has(long[i])) arm(indent, long[i] "=*", "no_value \"${1%%=*}\" " var[i] " ;;")
+        }
       }
     }
 

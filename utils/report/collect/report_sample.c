@@ -44,6 +44,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "report_env.h"
 #include "report_sample.h"
 
 static pthread_t thread;
@@ -120,14 +121,9 @@ double sample_period_ms(int *bad)
 {
     const char *s = getenv("PAPI_MPIT_REPORT_SAMPLE_MS");
     *bad = 0;
+    double ms;
     if (!s || !*s) return SAMPLE_DEFAULT_MS;
-    /* the script's words: digits and at most one point (no sign, exponent,
-     * hexadecimal, inf or nan, which strtod would take) */
-    char *end;
-    const char *point = strchr(s, '.');
-    double ms = strtod(s, &end);
-    if (*end || strspn(s, "0123456789.") != strlen(s) || (point && strchr(point + 1, '.')) || !(ms >= 0) ||
-        ms > 3.6e6) {
+    if (report_ms_parse(s, &ms)) {
         *bad = 1;
         return SAMPLE_DEFAULT_MS;
     }

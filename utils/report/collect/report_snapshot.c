@@ -114,11 +114,20 @@ static int which(int sig)
     return -1;
 }
 
-/* an ms variable (checked by the script): 0 is off, unset is dflt */
-static long long ms_env_ns(const char *name, double dflt)
+/* an ms variable: 0 is off, unset is dflt; a value the script would refuse
+ * (set without it, LD_PRELOAD alone) is dflt too, said by the first rank */
+static long long ms_env_ns(const char *name, const char *flag, double dflt)
 {
     const char *s = getenv(name);
-    double ms = s && *s ? strtod(s, NULL) : dflt;
+    double ms = dflt;
+    if (s && *s && report_ms_parse(s, &ms)) {
+        ms = dflt;
+        if (report_first_rank())
+            fprintf(stderr,
+                    "papi-mpit-report: %s (%s) '%s' is not a number of milliseconds from 0 to 3600000: "
+                    "taken as %g, the default\n",
+                    flag, name, s, dflt);
+    }
     return ms > 0 ? (long long)(ms * 1e6) : 0;
 }
 
@@ -126,8 +135,9 @@ int snap_wanted(int mapped)
 {
     const char *dir = getenv("PAPI_MPIT_REPORT_DIR");
     if (!dir || !*dir || !report_bool_env("PAPI_MPIT_REPORT_SNAPSHOTS", 1)) return 0;
-    period_ns = ms_env_ns("PAPI_MPIT_REPORT_SNAPSHOT_MS", mapped ? 0 : PERIOD_DEFAULT_MS);
-    watchdog_ns = ms_env_ns("PAPI_MPIT_REPORT_WATCHDOG_MS", 0);
+    period_ns =
+        ms_env_ns("PAPI_MPIT_REPORT_SNAPSHOT_MS", "--snapshot-period", mapped ? 0 : PERIOD_DEFAULT_MS);
+    watchdog_ns = ms_env_ns("PAPI_MPIT_REPORT_WATCHDOG_MS", "--watchdog", 0);
     return 1;
 }
 

@@ -21,6 +21,20 @@ int report_bool_parse(const char *s)
     return -1;
 }
 
+int report_ms_parse(const char *s, double *ms)
+{
+    /* the script's words: digits and at most one point (no sign, exponent,
+     * hexadecimal, inf or nan, which strtod would take) */
+    if (!s || !*s || strspn(s, "0123456789.") != strlen(s)) return -1;
+    const char *point = strchr(s, '.');
+    if (point && strchr(point + 1, '.')) return -1;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || !(v >= 0) || v > 3.6e6) return -1;
+    *ms = v;
+    return 0;
+}
+
 /* The variables launchers set to a process's rank before MPI starts:
  * Open MPI's mpirun, PMIx (srun --mpi=pmix, prterun), PMI (Hydra), Slurm. */
 static const char *const RANK_VARS[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
@@ -53,8 +67,11 @@ int report_bool_env(const char *name, int dflt)
         if (report_first_rank())
             fprintf(stderr,
                     "papi-mpit-report: %s='%s' is not a boolean (1, yes, on, true or 0, no, off, false): "
-                    "taken as %s, the default\n",
-                    name, v, dflt ? "on" : "off");
+                    "taken as %s\n",
+                    name, v,
+                    dflt < 0 ? "unset"
+                    : dflt   ? "on, the default"
+                             : "off, the default");
     }
     return dflt;
 }

@@ -12,8 +12,13 @@ int report_bool_parse(const char *s);
 
 /* The variable NAME as a boolean: DFLT when it is unset or empty.  A value
  * that is not a boolean is DFLT too, and said once per variable on stderr
- * by the first rank (the launcher's rank variable 0, or none). */
+ * by the first rank (the launcher's rank variable 0, or none); a DFLT < 0
+ * (a default that depends on the run) is said as "unset". */
 int report_bool_env(const char *name, int dflt);
+
+/* A number of milliseconds as the script takes it (digits, at most one
+ * point, 0 to 3600000) into *MS: 0, or -1 for anything else, "" included. */
+int report_ms_parse(const char *s, double *ms);
 
 /* This process is the first rank as the launcher's variables tell before
  * MPI starts (Open MPI's mpirun, PMIx, PMI, Slurm), or has none of them. */

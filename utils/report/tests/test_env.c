@@ -77,6 +77,24 @@ int main(void)
     EXPECT(said("T_ENV_D", 1, out, sizeof out) == 1 && strstr(out, "T_ENV_D='2'") &&
                strstr(out, "taken as on"),
            "rank 0 says it: [%s]", out);
+    /* milliseconds: the script's words, nothing strtod would take besides */
+    static const char *const ms_ok[] = {"0", "10", "2.5", ".5", "5.", "3600000"};
+    static const char *const ms_bad[] = {"",     "abc", "-5",    "10x", "1e3",
+                                         "0x10", " 10", "1.2.3", "inf", "3600001"};
+    double ms;
+    for (size_t i = 0; i < sizeof ms_ok / sizeof ms_ok[0]; i++)
+        EXPECT(report_ms_parse(ms_ok[i], &ms) == 0 && ms == strtod(ms_ok[i], NULL), "'%s' ms", ms_ok[i]);
+    for (size_t i = 0; i < sizeof ms_bad / sizeof ms_bad[0]; i++)
+        EXPECT(report_ms_parse(ms_bad[i], &ms) == -1, "'%s' is not a number of ms", ms_bad[i]);
+    EXPECT(report_ms_parse(NULL, &ms) == -1, "NULL is not a number of ms");
+
+    /* a default that depends on the run (PAPI_MPIT_REPORT_TAU): said as unset,
+     * not as on */
+    unsetenv("OMPI_COMM_WORLD_RANK");
+    setenv("T_ENV_E", "junk", 1);
+    EXPECT(said("T_ENV_E", -1, out, sizeof out) == -1 && strstr(out, "T_ENV_E='junk'") &&
+               strstr(out, ": taken as unset\n") && !strstr(out, "taken as on"),
+           "default -1 said as unset: [%s]", out);
     if (!failures) printf("PASS report_env: every boolean reads the same words\n");
     return failures != 0;
 }
