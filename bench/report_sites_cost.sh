@@ -99,7 +99,7 @@ printf '%s\n' '#include "site_table.h"' '#include <stdio.h>' \
   'int main(void) { printf("%zu %zu\n", sizeof(sites_site_t), sizeof(sites_coll_cell_t)); return 0; }' >sizes.c
 read -r site coll < <($MPICC -I"$top/utils/report/sites" -I"$top/utils/report/render" -I"$top/utils/report/common" sizes.c -o sizes && ./sizes)
 max=$(sed -n 's/^#define SITES_MAX *\([0-9]*\).*/\1/p' "$top/utils/report/sites/site_table.h")
-tracks=$(sed -n 's/^#define TRACK_MAX *\([0-9]*\).*/\1/p' "$top/utils/report/sites/site_table.c")
-colls=$(sed -n 's/^#define COLL_MAX *\([0-9]*\).*/\1/p' "$top/utils/report/sites/site_table.c")
+tracks=$(sed -n 's/^#define TRACK_MAX *\([0-9]*\).*/\1/p' "$top/utils/report/sites/site_track.c")
+colls=$(sed -n 's/^#define COLL_MAX *\([0-9]*\).*/\1/p' "$top/utils/report/sites/site_private.h")
 echo "tables per rank: $max sites x $site B + $tracks tracked requests x 56 B + $colls collective cells x $coll B + 16 B per rank of the job"
 echo "  = $(( (max * site + tracks * 56 + colls * coll) / 1024 )) KiB + 16 B x ranks (allocated once; touched as used)"

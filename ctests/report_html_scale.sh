@@ -13,7 +13,7 @@ utils=$here/../utils
 work=${1:-.}
 mkdir -p "$work" && cd "$work" || exit 1
 cc -Wall -Wextra -Werror -I"$utils/report/render" "$utils/report/tests/test_html.c" "$utils/report/render/report_html.c" "$utils/report/render/report_overview.c" \
-  "$utils/report/render/report_output.c" "$utils/report/render/report_units.c" "$utils/report/render/report_matrix.c" "$utils/report/render/report_kit.c" "$utils/report/render/report_queues.c" $(pkg-config --cflags --libs jansson) \
+  "$utils/report/render/report_job.c" "$utils/report/render/report_not_provided.c" "$utils/report/render/report_stats.c" "$utils/report/render/report_text.c" "$utils/report/render/report_json.c" "$utils/report/render/report_svg.c" "$utils/report/render/report_write_file.c" "$utils/report/render/report_units.c" "$utils/report/render/report_matrix.c" "$utils/report/render/report_kit.c" "$utils/report/render/report_queues.c" $(pkg-config --cflags --libs jansson) \
   -lm -o test_html && rm -rf html && ./test_html html || exit 1
 command -v chromium >/dev/null || { echo "SKIP chromium is not installed (scripts/deps.sh installs it)"; exit 77; }
 rc=0

@@ -68,17 +68,17 @@ run_unit engine make -s -C "$SRC/components/mpit/tests" -f Makefile.engine check
 # the report tool's renderings without MPI (table, CSV, JSON, SVG, sender matrix, communication matrix)
 for t in output senders matrix; do
   run_unit report-$t bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_$t.c' \
-    '$SRC/utils/report/render/report_output.c' '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
+    '$SRC/utils/report/render/report_job.c' '$SRC/utils/report/render/report_not_provided.c' '$SRC/utils/report/render/report_stats.c' '$SRC/utils/report/render/report_text.c' '$SRC/utils/report/render/report_json.c' '$SRC/utils/report/render/report_svg.c' '$SRC/utils/report/render/report_write_file.c' '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
 done
 # numbers for people (KiB, ms) and the recorded command's quoting
 run_unit report-units bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_units.c' \
-  '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_output.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_units' && '$unitdir/test_report_units'"
+  '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_job.c' '$SRC/utils/report/render/report_not_provided.c' '$SRC/utils/report/render/report_stats.c' '$SRC/utils/report/render/report_text.c' '$SRC/utils/report/render/report_json.c' '$SRC/utils/report/render/report_svg.c' '$SRC/utils/report/render/report_write_file.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_units' && '$unitdir/test_report_units'"
 # one parser for every boolean variable of the report tool
 run_unit report-env bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_env.c' \
   '$SRC/utils/report/common/report_env.c' -o '$unitdir/test_report_env' && '$unitdir/test_report_env'"
 # the report's temporary files: created exclusively, no symbolic link followed
 run_unit report-files bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_files.c' \
-  '$SRC/utils/report/render/report_output.c' '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_files' && '$unitdir/test_report_files'"
+  '$SRC/utils/report/render/report_job.c' '$SRC/utils/report/render/report_not_provided.c' '$SRC/utils/report/render/report_stats.c' '$SRC/utils/report/render/report_text.c' '$SRC/utils/report/render/report_json.c' '$SRC/utils/report/render/report_svg.c' '$SRC/utils/report/render/report_write_file.c' '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_files' && '$unitdir/test_report_files'"
 # the record sequences of the collection (written against the record before)
 run_unit report-records bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_records.c' \
   '$SRC/utils/report/collect/report_records.c' -o '$unitdir/test_report_records' && '$unitdir/test_report_records'"

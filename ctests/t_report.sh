@@ -25,7 +25,7 @@ run() { timeout 120 $MPIRUN $MPIRUN_OPTS "$@"; }
 command -v rsvg-convert >/dev/null || { echo "FAIL: rsvg-convert (librsvg2-bin) not installed"; exit 1; }
 
 # ---- the renderings alone (no MPI)
-if cc -Wall -Wextra -Werror -I"$here/../utils/report/render" "$here/../utils/report/tests/test_output.c" "$here/../utils/report/render/report_output.c" "$here/../utils/report/render/report_units.c" "$here/../utils/report/render/report_matrix.c" "$here/../utils/report/render/report_kit.c" \
+if cc -Wall -Wextra -Werror -I"$here/../utils/report/render" "$here/../utils/report/tests/test_output.c" "$here/../utils/report/render/report_job.c" "$here/../utils/report/render/report_not_provided.c" "$here/../utils/report/render/report_stats.c" "$here/../utils/report/render/report_text.c" "$here/../utils/report/render/report_json.c" "$here/../utils/report/render/report_svg.c" "$here/../utils/report/render/report_write_file.c" "$here/../utils/report/render/report_units.c" "$here/../utils/report/render/report_matrix.c" "$here/../utils/report/render/report_kit.c" \
     $(pkg-config --cflags --libs jansson) -lm -o test_output && ./test_output unit; then
   python3 -m json.tool unit/unit.json >/dev/null && rsvg-convert unit/unit.svg -o unit/unit.png \
     && ok "unit test of the renderings" || fail "unit renderings invalid"

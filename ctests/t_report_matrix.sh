@@ -41,7 +41,7 @@ test_workdir report-matrix || exit 1
 renders() { rsvg-convert "$1" -o "$1.png" 2>"$1.err" && [ -s "$1.png" ]; }
 
 # ---- the renderings alone
-if cc -Wall -Wextra -Werror -I"$here/../utils/report/render" "$here/../utils/report/tests/test_matrix.c" "$here/../utils/report/render/report_output.c" "$here/../utils/report/render/report_units.c" \
+if cc -Wall -Wextra -Werror -I"$here/../utils/report/render" "$here/../utils/report/tests/test_matrix.c" "$here/../utils/report/render/report_job.c" "$here/../utils/report/render/report_not_provided.c" "$here/../utils/report/render/report_stats.c" "$here/../utils/report/render/report_text.c" "$here/../utils/report/render/report_json.c" "$here/../utils/report/render/report_svg.c" "$here/../utils/report/render/report_write_file.c" "$here/../utils/report/render/report_units.c" \
     "$here/../utils/report/render/report_matrix.c" "$here/../utils/report/render/report_kit.c" $(pkg-config --cflags --libs jansson) -lm -o test_matrix && ./test_matrix unit; then
   ok "unit: CSV, JSON, table lines, note, blocks beyond 128 ranks"
   for f in matrix4 matrix300; do
@@ -86,7 +86,7 @@ def cause(m):
     return why
 # a line per cause; a reason cut at the length limit (REPORT_REASON_LEN,
 # 2048 bytes with the NUL) goes with the longer one it starts (the tool's
-# rule, report_output.c)
+# rule, report_not_provided.c)
 causes = {}
 for m in np_:
     assert m["reason"], m

@@ -29,7 +29,7 @@ test_workdir report-senders || exit 1
 renders() { rsvg-convert "$1" -o "$1.png" 2>"$1.err" && [ -s "$1.png" ]; }
 
 # ---- the renderings alone
-if cc -Wall -Wextra -Werror -I"$here/../utils/report/render" "$here/../utils/report/tests/test_senders.c" "$here/../utils/report/render/report_output.c" "$here/../utils/report/render/report_units.c" "$here/../utils/report/render/report_matrix.c" "$here/../utils/report/render/report_kit.c" \
+if cc -Wall -Wextra -Werror -I"$here/../utils/report/render" "$here/../utils/report/tests/test_senders.c" "$here/../utils/report/render/report_job.c" "$here/../utils/report/render/report_not_provided.c" "$here/../utils/report/render/report_stats.c" "$here/../utils/report/render/report_text.c" "$here/../utils/report/render/report_json.c" "$here/../utils/report/render/report_svg.c" "$here/../utils/report/render/report_write_file.c" "$here/../utils/report/render/report_units.c" "$here/../utils/report/render/report_matrix.c" "$here/../utils/report/render/report_kit.c" \
     $(pkg-config --cflags --libs jansson) -lm -o test_senders && ./test_senders unit; then
   ok "unit: top senders, CSV, JSON, note, labels from 2 to 256 ranks"
   python3 -m json.tool unit/senders4.json >/dev/null && ok "unit: the JSON parses" || fail "unit: senders4.json"

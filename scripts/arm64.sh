@@ -120,7 +120,7 @@ units() {
   mkdir -p "$u"
   r="-I$s/render -I$s/common -I$s/collect"
   j="-I$R/usr/include -L$L -ljansson -Wl,-rpath-link,$L"
-  local render="$s/render/report_output.c $s/render/report_units.c $s/render/report_matrix.c $s/render/report_kit.c"
+  local render="$s/render/report_job.c $s/render/report_not_provided.c $s/render/report_stats.c $s/render/report_text.c $s/render/report_json.c $s/render/report_svg.c $s/render/report_write_file.c $s/render/report_units.c $s/render/report_matrix.c $s/render/report_kit.c"
   local -A cmd=(
     [names]="-I$top/components/mpit $top/components/mpit/tests/test_names.c $top/components/mpit/mpit_names.c"
     [report-output]="$r $s/tests/test_output.c $render $j -lm"

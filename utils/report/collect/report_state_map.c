@@ -6,7 +6,7 @@
  * no write(2).  The kernel writes the dirty pages back on its own schedule
  * (and keeps them in the page cache for a reader on the node at once).
  * Nothing here runs in the wrappers' path: they store into the tables the
- * file holds (site_table.c), exactly as they did into the heap.
+ * file holds (site_begin.c), exactly as they did into the heap.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

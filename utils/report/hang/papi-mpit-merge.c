@@ -216,7 +216,7 @@ static int list_snapshots(const char *dir, snap_t **out, int *nout)
 }
 
 /* Whether the per-rank tables of nprocs ranks can be had at all, before
- * any is made: report_job_init (report_output.c) aborts when its calloc
+ * any is made: report_job_init (report_job.c) aborts when its calloc
  * fails, which a corrupt or enormous R line would make it do.  Exits with
  * status 1 and the reason when not. */
 static void merge_preflight(int nprocs)

@@ -1,6 +1,6 @@
 /*
  * papi-mpit-report: why a run hangs, computed from the snapshots its ranks
- * left (report_hang.c): the wait graph (who waits in which call for whom,
+ * left (hang_*.c): the wait graph (who waits in which call for whom,
  * at which site), cycles of it named as deadlocks, collectives some members
  * of a communicator entered and others not, and receives that wait for a
  * tag or source while messages from that peer were sent and not received
@@ -44,7 +44,7 @@ typedef struct hang_state {
     long seq;
 } hang_state_t;
 
-struct hang_pairs; /* report_hang.c: counts of point-to-point messages by (sender, receiver) */
+struct hang_pairs; /* hang_parse.c: counts of point-to-point messages by (sender, receiver) */
 
 typedef struct hang {
     int nprocs;

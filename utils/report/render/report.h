@@ -283,7 +283,8 @@ int report_queues_html(FILE *out, const report_job_t *job);
  * rendering; 0 (and "") when no event is a sampled maximum. */
 int report_sampling_note(char *buf, size_t len, const report_job_t *job);
 
-/* Formatting shared by the renderings (report_output.c). */
+/* Formatting shared by the renderings (report_units.c, report_stats.c,
+ * report_json.c, report_kit.c). */
 void report_fmt_num(char *buf, size_t len, double v);                         /* for people */
 void report_fmt_value(char *buf, size_t len, const report_event_t *e, int r); /* exact, as in JSON */
 void report_fmt_json_num(char *buf, size_t len, double v);                    /* exact, as in JSON */

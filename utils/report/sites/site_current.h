@@ -1,6 +1,6 @@
 /*
  * papi-mpit-report: a thread's call in progress, as the wrappers keep it
- * (site_table.c) and as a reader in another process finds it in the rank's
+ * (site_slots.c) and as a reader in another process finds it in the rank's
  * mapped state file (collect/report_state_map.h): no MPI type here, so
  * that papi-mpit-merge reads the same layout.
  *

@@ -46,7 +46,7 @@ enum { SITES_MOD_PROGRAM = 1, SITES_MOD_LIBRARY, SITES_MOD_MPI, SITES_MOD_PYTHON
  * process has one.  why: what is off (Python lines), empty otherwise. */
 void sites_frames_begin(int depth, const char *libs, char *why, size_t len);
 int sites_frames_depth(void);
-/* site_table.c: what of the program lines is off on this rank (Python's), or "" */
+/* site_begin.c: what of the program lines is off on this rank (Python's), or "" */
 const char *sites_frames_why(void);
 /* The class of the module holding pc (SITES_MOD_*): lock-free, no
  * allocation (site_modules.h and a fixed cache). */

@@ -1,0 +1,80 @@
+/*
+ * papi-mpit-report: what the call-site tables' files share among
+ * themselves (site_table.h is their face to the wrappers and the rank).
+ * Arrows: site_begin.c (the tables' place, begin and end) -> site_track.c
+ * (requests charged later) -> site_charge.c (sites and their counts) ->
+ * site_slots.c (the calls in progress) -> site_world.c (ranks of
+ * MPI_COMM_WORLD), site_clock.c (the TSC clock).
+ */
+#ifndef PAPI_MPIT_SITES_PRIVATE_H
+#define PAPI_MPIT_SITES_PRIVATE_H
+
+#include <mpi.h>
+
+#include <stdint.h>
+
+#include "report_handles.h"
+#include "site_table.h"
+
+/* counts: atomic where the program's threads may call MPI at once, plain
+ * adds otherwise (a lock prefix per count is most of a wrapper's cost) */
+#define ADD(p, v)        (sites_mt ? (void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED) : (void)(*(p) += (v)))
+#define ADD_ATOMIC(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define COLL_MAX         1024 /* (collective, root) cells */
+
+/* site_slots.c: whether the program's threads may call MPI at once (ADD) */
+extern int sites_mt;
+
+static inline unsigned hash_ptr(uintptr_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (unsigned)k;
+}
+
+/* site_world.c: the world's size and this rank's; the world rank of rank in
+ * comm (for an intercommunicator, of its remote group) or in win's group;
+ * -1 for none (MPI_PROC_NULL, MPI_ANY_SOURCE, outside the world) */
+extern int sites_world_size;
+void sites_world_begin(int rank, int nprocs);
+void sites_world_keyvals(void);
+int sites_world_rank(MPI_Comm comm, int rank);
+int sites_win_world_rank(MPI_Win win, int rank);
+
+/* site_clock.c: its anchors taken (sites_begin), its rate measured at the
+ * window's opening (sites_window); ticks as sites_now_ns() would say them */
+void sites_clock_begin(void);
+void sites_clock_window(int open);
+long long sites_clock_ns(long long ticks);
+
+/* site_slots.c: the calling thread's slot (NULL when none is left), a call
+ * in progress written to it, the line a snapshot names; the slots placed in
+ * the mapped state file; the thread's call over */
+sites_slot_t *sites_slot(void);
+void sites_set_slot(sites_slot_t *slot, int fn, uintptr_t pc, long long since, int peer, int tag,
+                    int any_source, int any_tag, uintptr_t comm);
+uintptr_t sites_slot_pc(const sites_call_t *c);
+void sites_slots_place(sites_slot_t *area);
+void sites_slot_leave(long long since);
+
+/* site_charge.c: the call's site (NULL when the table is full); a message
+ * out to wpeer or in as st says, charged to s; the tables placed in area
+ * (layout l) or allocated; 1 when they are there; freed (when not placed) */
+sites_site_t *sites_site_of(sites_call_t *c);
+void sites_out_message(sites_site_t *s, long long bytes, int wpeer);
+void sites_in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm);
+void sites_charge_place(char *area, const sites_layout_t *l);
+void sites_charge_alloc(int nprocs);
+int sites_charge_ready(void);
+void sites_charge_end(int free_them);
+/* the requests site_track.c could not track (its table full) */
+extern long long sites_untracked;
+
+/* site_track.c: its table allocated (0, or -1 when out of memory), the
+ * threads' scratch arrays freed when they end; the table freed */
+int sites_track_begin(void);
+void sites_track_keys(void);
+void sites_track_end(void);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * papi-mpit-report: the calls in progress, one slot per thread (at most
+ * SITES_THREADS), each written by its thread alone and read by a snapshot
+ * (site_current.h), in the rank's mapped state file where it has one.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <mpi.h>
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "site_private.h"
+#include "site_table.h"
+
+int sites_mt;
+/* ---- the calls in progress */
+/* in the rank's mapped state file where it has one (sites_place), so
+ * that they outlive the process however it ends */
+static sites_slot_t slots_own[SITES_THREADS], *slots = slots_own;
+static int nslots;
+static long long slots_overflow;
+static __thread sites_slot_t *my_slot __attribute__((tls_model("initial-exec")));
+static __thread int my_slot_tried __attribute__((tls_model("initial-exec")));
+
+sites_slot_t *sites_slot(void)
+{
+    if (my_slot || my_slot_tried) return my_slot;
+    my_slot_tried = 1;
+    int i = __atomic_fetch_add(&nslots, 1, __ATOMIC_RELAXED);
+    if (i >= SITES_THREADS) {
+        ADD(&slots_overflow, 1);
+        return NULL;
+    }
+    long tid = (long)syscall(SYS_gettid);
+    for (int k = 0; k < 2; k++) slots[i].rec[k].fn = -1, slots[i].rec[k].tid = tid;
+    return my_slot = &slots[i];
+}
+
+void sites_set_slot(sites_slot_t *slot, int fn, uintptr_t pc, long long since, int peer, int tag,
+                    int any_source, int any_tag, uintptr_t comm)
+{
+    /* only this thread writes its slot: plain stores, ordered by fences
+   * (free on x86), no locked instruction on the wrappers' path */
+    sites_current_t *s = sites_slot_next(slot);
+    s->fn = fn, s->pc = pc, s->since = since, s->peer = peer, s->tag = tag;
+    s->any_source = any_source, s->any_tag = any_tag, s->comm = comm;
+    sites_slot_publish(slot);
+}
+
+/* a snapshot names the program's line behind a library where there is one */
+uintptr_t sites_slot_pc(const sites_call_t *c)
+{
+    return c->how == SITES_PROG_NATIVE ? c->prog : (uintptr_t)c->pc;
+}
+
+void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm)
+{
+    sites_slot_t *s = sites_slot();
+    if (!s) return;
+    int any = peer == MPI_ANY_SOURCE;
+    sites_set_slot(s, c->fn, sites_slot_pc(c), c->t0, any ? -1 : sites_world_rank(comm, peer), tag, any,
+                   tag == MPI_ANY_TAG, sites_key(comm));
+}
+
+void sites_slots_place(sites_slot_t *area)
+{
+    slots = area;
+    /* a reader of the file sees no call in a slot no thread has claimed */
+    for (int i = 0; i < SITES_THREADS; i++) slots[i].rec[0].fn = slots[i].rec[1].fn = -1;
+}
+
+void sites_slot_leave(long long since)
+{
+    if (my_slot) { /* the call is over: no call (the tid is set once in both
+                    copies), and since when */
+        sites_current_t *r = sites_slot_next(my_slot);
+        r->fn = -1, r->since = since;
+        sites_slot_publish(my_slot);
+    }
+}
+
+int sites_current(sites_current_t *out, int max, int *n)
+{
+    int k = 0, have = __atomic_load_n(&nslots, __ATOMIC_ACQUIRE);
+    if (have > SITES_THREADS) have = SITES_THREADS;
+    for (int i = 0; i < have && k < max; i++) {
+        if (!sites_slot_read(&slots[i], &out[k])) continue;
+        /* since: from the wrappers' ticks to sites_now_ns() */
+        if (out[k].fn >= 0 && sites_use_tsc) out[k].since = sites_clock_ns(out[k].since);
+        k++;
+    }
+    *n = k;
+    return k ? 0 : -1;
+}
