@@ -21,6 +21,7 @@
 #include "report_handles.h"
 #include "site_modules.h"
 #include "site_table.h"
+#include "site_timeline.h"
 
 /* counts: atomic where the program's threads may call MPI at once, plain
  * adds otherwise (a lock prefix per count is most of a wrapper's cost) */
@@ -117,6 +118,7 @@ static int nslots;
 static long long slots_overflow;
 static __thread sites_slot_t *my_slot __attribute__((tls_model("initial-exec")));
 static __thread int my_slot_tried __attribute__((tls_model("initial-exec")));
+static sites_ring_t *rings; /* each slot's last calls: in the mapped file only */
 
 static sites_slot_t *slot(void)
 {
@@ -250,9 +252,20 @@ static inline void lower_to(long long *p, long long v1)
            !__atomic_compare_exchange_n(p, &cur, v1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
 }
 
+/* the call as its slot holds it (every counted call marks it), into its ring */
+static inline void ring_add(const sites_call_t *c, long long t1)
+{
+    const sites_current_t *k = &my_slot->rec[my_slot->seq & 1];
+    sites_ring_add(&rings[my_slot - slots], c->fn, slot_pc(c), k->peer, k->tag,
+                   k->any_source | k->any_tag << 1, k->comm, c->sent, c->received, c->t0, t1);
+}
+
 void sites_leave(sites_call_t *c)
 {
     long long dt = sites_ticks() - c->t0;
+#if !defined(SITES_NO_TIMELINE) /* bench/report_timeline.sh builds without it, to measure it */
+    if (my_slot && rings) ring_add(c, c->t0 + dt);
+#endif
     if (my_slot) { /* the call is over: no call (the tid is set once in both copies), and since when */
         sites_current_t *r = sites_slot_next(my_slot);
         r->fn = -1, r->since = c->t0 + dt;
@@ -471,15 +484,18 @@ static void out_message(sites_site_t *s, long long bytes, int wpeer)
 void sites_send(sites_call_t *c, long long count, MPI_Datatype type, int peer, MPI_Comm comm)
 {
     if (peer == MPI_PROC_NULL) return;
-    out_message(site_of(c), sites_payload(count, type), world_rank(comm, peer));
+    long long bytes = sites_payload(count, type);
+    c->sent += bytes;
+    out_message(site_of(c), bytes, world_rank(comm, peer));
 }
 
-static void in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm)
+/* the bytes received */
+static long long in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm)
 {
     int flag = 0;
     MPI_Count n = 0; /* a large-count receive's bytes may pass INT_MAX */
-    if (!s || st->MPI_SOURCE == MPI_PROC_NULL) return;
-    if (PMPI_Test_cancelled(st, &flag) == MPI_SUCCESS && flag) return;
+    if (!s || st->MPI_SOURCE == MPI_PROC_NULL) return 0;
+    if (PMPI_Test_cancelled(st, &flag) == MPI_SUCCESS && flag) return 0;
 #if MPI_VERSION >= 4
     if (PMPI_Get_count_c(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0) n = 0;
 #else /* MPI 3's: deprecated from MPI 4.1 on */
@@ -489,9 +505,13 @@ static void in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm)
     ADD(&s->bytes_in, (long long)n);
     ADD(&s->hist[size_bin(n)], 1);
     charge_peer(s, world_rank(comm, st->MPI_SOURCE), n);
+    return (long long)n;
 }
 
-void sites_recv(sites_call_t *c, const MPI_Status *st, MPI_Comm comm) { in_message(site_of(c), st, comm); }
+void sites_recv(sites_call_t *c, const MPI_Status *st, MPI_Comm comm)
+{
+    c->received += in_message(site_of(c), st, comm);
+}
 
 /* how many entries a v-collective's counts array has: the remote group's
  * size on an intercommunicator */
@@ -555,6 +575,7 @@ void sites_coll(sites_call_t *c, long long bytes, int root, MPI_Comm comm)
 {
     int wroot = root >= 0 ? world_rank(comm, root) : -1;
     sites_site_t *s = site_of(c);
+    c->sent += bytes;
     if (s && bytes) {
         ADD(&s->bytes_out, bytes);
         ADD(&s->hist[size_bin(bytes)], 1);
@@ -588,6 +609,7 @@ void sites_rma(sites_call_t *c, long long count, MPI_Datatype type, int target, 
     sites_site_t *s = site_of(c);
     if (!s || target == MPI_PROC_NULL) return;
     long long bytes = sites_payload(count, type);
+    c->sent += bytes;
     ADD(&s->msgs_out, 1);
     ADD(&s->bytes_out, bytes);
     ADD(&s->hist[size_bin(bytes)], 1);
@@ -599,6 +621,7 @@ void sites_io(sites_call_t *c, long long count, MPI_Datatype type, int write)
     sites_site_t *s = site_of(c);
     if (!s) return;
     long long bytes = sites_payload(count, type);
+    *(write ? &c->sent : &c->received) += bytes;
     ADD(write ? &s->bytes_out : &s->bytes_in, bytes);
     ADD(&s->hist[size_bin(bytes)], 1);
 }
@@ -726,7 +749,10 @@ void sites_completed(uintptr_t key, const MPI_Status *st)
 {
     track_t *t = track_find(key);
     if (!t) return;
-    if (t->state == TR_RECV || t->state == TR_PRECV) in_message(t->site, st, t->comm);
+    if (t->state == TR_RECV || t->state == TR_PRECV) {
+        long long n = in_message(t->site, st, t->comm);
+        if (sites_call_now) sites_call_now->received += n; /* the completion's bytes */
+    }
     if (t->state == TR_RECV) __atomic_store_n(&t->state, TR_GONE, __ATOMIC_RELEASE);
 }
 
@@ -825,6 +851,7 @@ size_t sites_state_layout(int nprocs, sites_layout_t *l)
     l->colls = at, at = ALIGN64(at + sizeof(sites_coll_cell_t) * COLL_MAX);
     l->p2p_msgs = at, at = ALIGN64(at + sizeof(long long) * (size_t)nprocs);
     l->p2p_bytes = at, at = ALIGN64(at + sizeof(long long) * (size_t)nprocs);
+    l->rings = at, at = ALIGN64(at + sizeof(sites_ring_t) * SITES_THREADS);
     l->nslots = SITES_THREADS, l->nsites = SITES_MAX, l->ncolls = COLL_MAX;
     return at;
 }
@@ -861,6 +888,7 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
         colls = (sites_coll_cell_t *)(placed + l.colls);
         p2p_msgs = (long long *)(placed + l.p2p_msgs);
         p2p_bytes = (long long *)(placed + l.p2p_bytes);
+        rings = (sites_ring_t *)(placed + l.rings);
         /* a reader of the file sees no call in a slot no thread has claimed */
         for (int i = 0; i < SITES_THREADS; i++) slots[i].rec[0].fn = slots[i].rec[1].fn = -1;
     } else {
@@ -902,7 +930,7 @@ void sites_end(void)
     if (!tables_placed) free(sites), free(colls), free(p2p_msgs), free(p2p_bytes);
     free(tracks);
     tables_placed = 0;
-    sites = NULL, tracks = NULL, colls = NULL, p2p_msgs = NULL, p2p_bytes = NULL;
+    sites = NULL, tracks = NULL, colls = NULL, p2p_msgs = NULL, p2p_bytes = NULL, rings = NULL;
 }
 
 const sites_site_t *sites_table(int *cap)
