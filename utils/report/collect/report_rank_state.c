@@ -23,6 +23,7 @@
 #include "site_comms.h"
 #include "site_fn.h"
 #include "site_table.h"
+#include "site_timeline.h"
 
 /* The program's arguments, quoted as a shell needs them (a 'b c'). */
 void rank_read_command(char *buf, size_t len)
@@ -74,6 +75,7 @@ void rank_map_start(void)
         return;
     }
     state_map_layout(l.slots, l.sites, l.colls, l.p2p_msgs, l.p2p_bytes, l.nslots, l.nsites, l.ncolls);
+    state_map_rings(l.rings, SITES_RING_CALLS, (int)sizeof(sites_ring_t));
     state_map_modules();
     sites_place(state_map_area(), area);
     snap_every_second(map_beat);

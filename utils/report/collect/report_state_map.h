@@ -43,6 +43,9 @@ typedef struct state_map_head {
     /* the modules, written at safe points: mod_seq odd while they change */
     uint32_t mod_seq, nmods;
     state_map_module_t mods[STATE_MAP_MODULES];
+    /* each thread slot's last calls (sites/site_timeline.h), nslots rings from off_rings; 0: none */
+    uint64_t off_rings;
+    int32_t ring_calls, ring_size; /* calls a ring keeps, bytes of a ring */
 } state_map_head_t;
 
 /* ---- the rank (report_state_map.c) */
@@ -57,6 +60,8 @@ void state_map_describe(const char *started, const char *library, const char *co
                         uint64_t self);
 void state_map_layout(uint64_t slots, uint64_t sites, uint64_t colls, uint64_t p2p_msgs, uint64_t p2p_bytes,
                       int nslots, int nsites, int ncolls);
+/* Where the slots' rings of last calls are (the timeline), after state_map_layout. */
+void state_map_rings(uint64_t rings, int calls, int size);
 /* The loaded modules' ranges, at a safe point (dl_iterate_phdr takes the
  * loader's lock): at the start and when the helper sees a module come. */
 void state_map_modules(void);

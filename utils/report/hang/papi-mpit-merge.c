@@ -18,6 +18,7 @@
 
 #include "report.h"
 #include "merge_state_map.h"
+#include "timeline.h"
 #include "report_hang.h"
 #include "report_record_text.h"
 #include "site_job.h"
@@ -349,6 +350,7 @@ int main(int argc, char **argv)
             break;
         }
     if (!rc) fprintf(stderr, "papi-mpit-report: wrote report.html, report.txt, report.json in %s\n", dir);
+    timeline_write(dir, nprocs); /* the ranks' last calls, from their state files */
     memset(&job.extra, 0, sizeof job.extra);
     hang_free(&hang);
     sites_job_free(&sites);

@@ -34,6 +34,7 @@ size_t sites_state_layout(int nprocs, sites_layout_t *l)
     l->colls = at, at = ALIGN64(at + sizeof(sites_coll_cell_t) * COLL_MAX);
     l->p2p_msgs = at, at = ALIGN64(at + sizeof(long long) * (size_t)nprocs);
     l->p2p_bytes = at, at = ALIGN64(at + sizeof(long long) * (size_t)nprocs);
+    l->rings = at, at = ALIGN64(at + sizeof(sites_ring_t) * SITES_THREADS);
     l->nslots = SITES_THREADS, l->nsites = SITES_MAX, l->ncolls = COLL_MAX;
     return at;
 }
@@ -55,7 +56,7 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
     sites_layout_t l;
     if (placed && sites_state_layout(nprocs, &l) <= placed_len) { /* zero-filled: a new file */
         tables_placed = 1;
-        sites_slots_place((sites_slot_t *)(placed + l.slots));
+        sites_slots_place((sites_slot_t *)(placed + l.slots), (sites_ring_t *)(placed + l.rings));
         sites_charge_place(placed, &l);
     } else {
         sites_charge_alloc(nprocs);
@@ -90,5 +91,6 @@ void sites_end(void)
    * callbacks); the keyvals go, which frees nothing the MPI still needs */
     sites_charge_end(!tables_placed);
     sites_track_end();
+    sites_slots_end();
     tables_placed = 0;
 }

@@ -83,7 +83,7 @@ static inline void lower_to(long long *p, long long v1)
 void sites_leave(sites_call_t *c)
 {
     long long dt = sites_ticks() - c->t0;
-    sites_slot_leave(c->t0 + dt); /* the call is over */
+    sites_slot_leave(c, c->t0 + dt); /* the call is over: into its ring */
     sites_call_now = NULL;
     sites_site_t *s = sites_site_of(c);
     if (s) {
@@ -158,15 +158,18 @@ void sites_out_message(sites_site_t *s, long long bytes, int wpeer)
 void sites_send(sites_call_t *c, long long count, MPI_Datatype type, int peer, MPI_Comm comm)
 {
     if (peer == MPI_PROC_NULL) return;
-    sites_out_message(sites_site_of(c), sites_payload(count, type), sites_world_rank(comm, peer));
+    long long bytes = sites_payload(count, type);
+    c->sent += bytes;
+    sites_out_message(sites_site_of(c), bytes, sites_world_rank(comm, peer));
 }
 
-void sites_in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm)
+/* the bytes received */
+long long sites_in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm)
 {
     int flag = 0;
     MPI_Count n = 0; /* a large-count receive's bytes may pass INT_MAX */
-    if (!s || st->MPI_SOURCE == MPI_PROC_NULL) return;
-    if (PMPI_Test_cancelled(st, &flag) == MPI_SUCCESS && flag) return;
+    if (!s || st->MPI_SOURCE == MPI_PROC_NULL) return 0;
+    if (PMPI_Test_cancelled(st, &flag) == MPI_SUCCESS && flag) return 0;
 #if MPI_VERSION >= 4
     if (PMPI_Get_count_c(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0) n = 0;
 #else /* MPI 3's: deprecated from MPI 4.1 on */
@@ -176,11 +179,12 @@ void sites_in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm)
     ADD(&s->bytes_in, (long long)n);
     ADD(&s->hist[size_bin(n)], 1);
     charge_peer(s, sites_world_rank(comm, st->MPI_SOURCE), n);
+    return (long long)n;
 }
 
 void sites_recv(sites_call_t *c, const MPI_Status *st, MPI_Comm comm)
 {
-    sites_in_message(sites_site_of(c), st, comm);
+    c->received += sites_in_message(sites_site_of(c), st, comm);
 }
 
 /* how many entries a v-collective's counts array has: the remote group's
@@ -245,6 +249,7 @@ void sites_coll(sites_call_t *c, long long bytes, int root, MPI_Comm comm)
 {
     int wroot = root >= 0 ? sites_world_rank(comm, root) : -1;
     sites_site_t *s = sites_site_of(c);
+    c->sent += bytes;
     if (s && bytes) {
         ADD(&s->bytes_out, bytes);
         ADD(&s->hist[size_bin(bytes)], 1);
@@ -278,6 +283,7 @@ void sites_rma(sites_call_t *c, long long count, MPI_Datatype type, int target, 
     sites_site_t *s = sites_site_of(c);
     if (!s || target == MPI_PROC_NULL) return;
     long long bytes = sites_payload(count, type);
+    c->sent += bytes;
     ADD(&s->msgs_out, 1);
     ADD(&s->bytes_out, bytes);
     ADD(&s->hist[size_bin(bytes)], 1);
@@ -289,6 +295,7 @@ void sites_io(sites_call_t *c, long long count, MPI_Datatype type, int write)
     sites_site_t *s = sites_site_of(c);
     if (!s) return;
     long long bytes = sites_payload(count, type);
+    *(write ? &c->sent : &c->received) += bytes;
     ADD(write ? &s->bytes_out : &s->bytes_in, bytes);
     ADD(&s->hist[size_bin(bytes)], 1);
 }

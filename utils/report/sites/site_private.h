@@ -15,6 +15,7 @@
 
 #include "report_handles.h"
 #include "site_table.h"
+#include "site_timeline.h"
 
 /* counts: atomic where the program's threads may call MPI at once, plain
  * adds otherwise (a lock prefix per count is most of a wrapper's cost) */
@@ -55,15 +56,16 @@ sites_slot_t *sites_slot(void);
 void sites_set_slot(sites_slot_t *slot, int fn, uintptr_t pc, long long since, int peer, int tag,
                     int any_source, int any_tag, uintptr_t comm);
 uintptr_t sites_slot_pc(const sites_call_t *c);
-void sites_slots_place(sites_slot_t *area);
-void sites_slot_leave(long long since);
+void sites_slots_place(sites_slot_t *area, sites_ring_t *rings);
+void sites_slots_end(void);
+void sites_slot_leave(const sites_call_t *c, long long t1);
 
 /* site_charge.c: the call's site (NULL when the table is full); a message
  * out to wpeer or in as st says, charged to s; the tables placed in area
  * (layout l) or allocated; 1 when they are there; freed (when not placed) */
 sites_site_t *sites_site_of(sites_call_t *c);
 void sites_out_message(sites_site_t *s, long long bytes, int wpeer);
-void sites_in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm);
+long long sites_in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm);
 void sites_charge_place(char *area, const sites_layout_t *l);
 void sites_charge_alloc(int nprocs);
 int sites_charge_ready(void);

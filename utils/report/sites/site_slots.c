@@ -23,6 +23,7 @@ static int nslots;
 static long long slots_overflow;
 static __thread sites_slot_t *my_slot __attribute__((tls_model("initial-exec")));
 static __thread int my_slot_tried __attribute__((tls_model("initial-exec")));
+static sites_ring_t *rings; /* each slot's last calls: in the mapped file only */
 
 sites_slot_t *sites_slot(void)
 {
@@ -64,21 +65,34 @@ void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm)
                    tag == MPI_ANY_TAG, sites_key(comm));
 }
 
-void sites_slots_place(sites_slot_t *area)
+void sites_slots_place(sites_slot_t *area, sites_ring_t *ring_area)
 {
     slots = area;
+    rings = ring_area;
     /* a reader of the file sees no call in a slot no thread has claimed */
     for (int i = 0; i < SITES_THREADS; i++) slots[i].rec[0].fn = slots[i].rec[1].fn = -1;
 }
 
-void sites_slot_leave(long long since)
+void sites_slots_end(void) { rings = NULL; }
+
+/* the call as its slot holds it (every counted call marks it), into its ring */
+static inline void ring_add(const sites_call_t *c, long long t1)
 {
-    if (my_slot) { /* the call is over: no call (the tid is set once in both
-                    copies), and since when */
-        sites_current_t *r = sites_slot_next(my_slot);
-        r->fn = -1, r->since = since;
-        sites_slot_publish(my_slot);
-    }
+    const sites_current_t *k = &my_slot->rec[my_slot->seq & 1];
+    sites_ring_add(&rings[my_slot - slots], c->fn, sites_slot_pc(c), k->peer, k->tag,
+                   k->any_source | k->any_tag << 1, k->comm, c->sent, c->received, c->t0, t1);
+}
+
+void sites_slot_leave(const sites_call_t *c, long long t1)
+{
+    if (!my_slot) return;
+#if !defined(SITES_NO_TIMELINE) /* bench/report_timeline.sh builds without it, to measure it */
+    if (rings) ring_add(c, t1);
+#endif
+    /* the call is over: no call (the tid is set once in both copies), and since when */
+    sites_current_t *r = sites_slot_next(my_slot);
+    r->fn = -1, r->since = t1;
+    sites_slot_publish(my_slot);
 }
 
 int sites_current(sites_current_t *out, int max, int *n)

@@ -84,6 +84,7 @@ typedef struct sites_call {
     int how;        /* SITES_PROG_* */
     long long t0;   /* sites_ticks() at entry */
     sites_site_t *site;
+    long long sent, received; /* its bytes, for the timeline (site_timeline.h) */
 } sites_call_t;
 
 extern int sites_on; /* counting: between the window's opening and closing */
@@ -139,6 +140,7 @@ static inline int sites_enter(sites_call_t *c, int fn, void *pc)
     c->how = SITES_PROG_SELF;
     c->prog = 0;
     c->site = NULL;
+    c->sent = c->received = 0;
     c->t0 = sites_ticks();
     return 1;
 }
@@ -264,7 +266,7 @@ void sites_window(int open);
  * it, or too small, they are allocated.  The layout: sites_state_layout
  * (the bytes needed for nprocs ranks, and each table's offset). */
 typedef struct sites_layout {
-    uint64_t slots, sites, colls, p2p_msgs, p2p_bytes; /* offsets */
+    uint64_t slots, sites, colls, p2p_msgs, p2p_bytes, rings; /* offsets */
     int nslots, nsites, ncolls;
 } sites_layout_t;
 size_t sites_state_layout(int nprocs, sites_layout_t *l);

@@ -147,7 +147,10 @@ void sites_completed(uintptr_t key, const MPI_Status *st)
 {
     track_t *t = track_find(key);
     if (!t) return;
-    if (t->state == TR_RECV || t->state == TR_PRECV) sites_in_message(t->site, st, t->comm);
+    if (t->state == TR_RECV || t->state == TR_PRECV) {
+        long long n = sites_in_message(t->site, st, t->comm);
+        if (sites_call_now) sites_call_now->received += n; /* the completion's bytes */
+    }
     if (t->state == TR_RECV) __atomic_store_n(&t->state, TR_GONE, __ATOMIC_RELEASE);
 }
 
