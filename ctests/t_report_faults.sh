@@ -143,7 +143,7 @@ if launcher_is_prrte; then
   rc=$?
   st0=$(cat ranks/status.0 2>/dev/null) others=$(cat ranks/status.[1-9]* 2>/dev/null | grep -vx 0 | tr '\n' ' ')
   n=$(cat ranks/err.* 2>/dev/null | grep -c "^papi-mpit-report: cannot \(create\|write\)")
-  [ "$st0" = 2 ] && [ -z "$others" ] && [ $rc != 0 ] && [ "$n" = 1 ] && [ "$(cat ranks/err.* | grep -c '^papi-mpit-report:')" = 1 ] \
+  [ "$st0" = 2 ] && [ -z "$others" ] && prrte_status_of "$rc" 2 && [ "$n" = 1 ] && [ "$(cat ranks/err.* | grep -c '^papi-mpit-report:')" = 1 ] \
     && grep -q '^papi-mpit-report: cannot' ranks/err.0 && [ ! -s nodir.out ] \
     && ok "unwritable output directory: one error line before the run ($(grep '^papi-mpit-report: cannot' ranks/err.0)), rank 0's status 2 (prterun $rc)" \
     || { fail "unwritable output directory: rank 0's status '$st0', the other's '${others:-0}', prterun $rc, $n error lines"; head -50 ranks/err.* nodir.err; }

@@ -24,23 +24,15 @@ own=$(sed -n "s/^$ev: //p" why.out)
   || { echo "FAIL: the component's reason for $ev is not the long one this test needs: '$own'"; cat why.err; exit 1; }
 want="$own; papi-mpit-report leaves the monitoring off unless --matrix is given"
 
-tool_run() { run -np 2 "$wrap" -o out -e $ev,perf::TASK-CLOCK ./report_app >app.out 2>app.err; }
-tool_run
-rc=$?
-if [ $rc = 0 ] && ! grep -q "$ev" app.err && launcher_is_prrte; then
-  # PRRTE lost rank 0's line of MPI_Init (launcher_is_prrte, test_lib.sh).
-  # The first run's own files must hold the whole reason before a second
-  # run: they do not depend on the launcher's forwarding
-  python3 - "$want" out <<'PY' || fail "the first run's report.txt and report.json do not hold $ev's whole reason either"
-import json, sys
-want, d = sys.argv[1:]
-r = json.load(open(d + "/report.json"))
-reasons = [s.get("reason", "") for s in r.get("skipped", []) + r.get("not_provided", [])]
-sys.exit(not (want in open(d + "/report.txt").read() and any(want in x for x in reasons)))
-PY
-  mv out out.first && mv app.err app.first.err
-  echo "note: PRRTE forwarded none of rank 0's start-up line (the first run's files hold the reason: out.first): run again"
-  tool_run
+if launcher_is_prrte; then
+  # each rank's own stderr and status (common/per_rank.sh): PRRTE now and
+  # then forwards none of rank 0's line of MPI_Init (launcher_is_prrte)
+  run -np 2 bash "$here/common/per_rank.sh" "$PWD/ranks" "$wrap" -o out -e $ev,perf::TASK-CLOCK ./report_app >app.out 2>app.fwd
+  rc=$?
+  cat ranks/err.* >app.err 2>/dev/null
+  [ "$(cat ranks/status.* 2>/dev/null | tr '\n' ' ')" = "0 0 " ] || fail "the ranks' statuses: $(cat ranks/status.* 2>/dev/null | tr '\n' ' ')"
+else
+  run -np 2 "$wrap" -o out -e $ev,perf::TASK-CLOCK ./report_app >app.out 2>app.err
   rc=$?
 fi
 [ $rc = 0 ] || { fail "the tool's run: status $rc"; cat app.err; }

@@ -10,8 +10,13 @@
 # on the first line and before the user events are right; the user events
 # are the MPI's counters of that rank and its point-to-point totals from the
 # program's matrix.  Debian has no TAU, so the reader is this test's, after
-# TAU's documented format.  Then PAPI_MPIT_REPORT_TAU=0: no tau/, and the
-# console's list of files does not name it.
+# TAU's documented format, and shares no code with the tool; what it reads
+# must also be what demo/traffic.c does, counted by hand from its source
+# (each site's calls on each rank, 2080 calls, 1040 messages and 1314800 B
+# each way), not only what report.json says.  Where the site names a TAU
+# installation (PAPI_MPIT_TAU), its pprof reads rank 0's calls by site too;
+# elsewhere that part is skipped, saying so.  Then PAPI_MPIT_REPORT_TAU=0:
+# no tau/, and the console's list of files does not name it.
 # scope: family (a rendering of the report, the same on every MPI of a family)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,9 +27,9 @@ $MPICC -g -O2 "$here/../demo/traffic.c" -o traffic || { echo "FAIL: cannot build
 timeout 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -q -o out ./traffic >run.out 2>run.err
 rc=$?
 [ $rc = 0 ] || { fail "the tool's run: status $rc"; cat run.err; exit 1; }
-python3 - out <<'PY' || fails=$((fails + 1))
+python3 - out "$here/../demo/traffic.c" <<'PY' || fails=$((fails + 1))
 import json, re, sys
-d = sys.argv[1]
+d, src = sys.argv[1:3]
 rep = json.load(open(d + "/report.json"))
 bad = 0
 def fail(m):
@@ -32,6 +37,15 @@ def fail(m):
     bad = 1
     print("FAIL: " + m)
 us = lambda ns: (ns + 500) // 1000
+# demo/traffic.c's call lines, found by their text
+marks = {"burst_send": "i < BURST; i++) MPI_Send(", "token0_send": "MPI_Send(&token", "token0_recv": "MPI_Recv(&token",
+         "token_recv": "MPI_Recv(&token", "token_send": "MPI_Send(&token", "burst_recv": "MPI_Recv(&v",
+         "sendrecv": "MPI_Sendrecv(", "allreduce": "MPI_Allreduce("}
+text, traffic, used = open(src).read().splitlines(), {}, set()
+for k, m in marks.items():  # rank 0's token pair comes first in the file
+    n = next(i for i, t in enumerate(text, 1) if m in t and i not in used)
+    used.add(n)
+    traffic[k] = (re.search(r"(MPI_\w+)\(", m).group(1), n)
 cells = rep["program_matrix"]["cells"]
 for r in range(rep["ranks"]):
     lines = open("%s/tau/profile.%d.0.0" % (d, r)).read().splitlines()
@@ -67,6 +81,21 @@ for r in range(rep["ranks"]):
         fail("rank %d: .TAU application %s, want 1 call, %d subroutine calls, %d us of which %d in MPI" % (r, root, calls, run, mpi))
     if got != want:
         fail("rank %d: timers differ: %s" % (r, sorted(set(got.items()) ^ set(want.items()))[:4]))
+    # and what demo/traffic.c makes, counted by hand from its source (20
+    # rounds): per rank 50 x 20 MPI_Send of the burst and as many MPI_Recv;
+    # the token's MPI_Send and MPI_Recv 20 times each (rank 0's pair at its
+    # own lines); 20 MPI_Sendrecv and 20 MPI_Allreduce: 2080 calls at 6
+    # sites.  Sent and received each: 1000 + 20 messages of 4 B and 20 of
+    # 65536 B, 1040 messages, 1314800 B
+    hand = {"burst_send": 1000, "burst_recv": 1000, "sendrecv": 20, "allreduce": 20,
+            "token0_send" if r == 0 else "token_send": 20, "token0_recv" if r == 0 else "token_recv": 20}
+    hand = {"%s() [{%s} {%d,0}]" % (traffic[k][0], src, traffic[k][1]): c for k, c in hand.items()}
+    flat = {n: v[0] for n, v in got.items() if " => " not in n}
+    if flat != hand or not root or root[:2] != (1, 2080):
+        fail("rank %d: by hand from traffic.c: %s and 1 call, 2080 subroutine calls; the profile: %s, %s" % (r, hand, flat, root))
+    if r == 0:
+        with open("sites.want", "w") as f:
+            f.writelines("0\t%d\t%s\n" % (c, n) for n, c in hand.items())
     # the root first, as TAU writes it (Hatchet takes the first line as the root)
     if not funs[0].startswith('".TAU application" '): fail("rank %d: the root is not first" % r)
     um = re.match(r"(\d+) userevents$", lines[3 + nfun])
@@ -87,10 +116,45 @@ for r in range(rep["ranks"]):
             tot["%s (%s)" % (e["name"], e["units"] or "count")] = e["values"][r]
     for k, v in tot.items():
         if ev.get(k) != [float(v)] * 3: fail("rank %d: user event %s: %s, want %s" % (r, k, ev.get(k), v))
+    for what, v in (("messages", 1040), ("bytes", 1314800)):
+        for way in ("sent", "received"):
+            k = "Point-to-point %s %s by the program" % (what, way)
+            if ev.get(k) != [float(v)] * 3: fail("rank %d: %s: %s, by hand %d" % (r, k, ev.get(k), v))
     if set(ev) != set(tot): fail("rank %d: user events %s, want %s" % (r, sorted(ev), sorted(tot)))
 print("ok: %d ranks' TAU profiles equal report.json" % rep["ranks"])
 sys.exit(bad)
 PY
+# the same profiles as TAU's own pprof reads them, where the site names a
+# TAU installation (PAPI_MPIT_TAU, or PAPI_MPIT_TAU_OPENMPI/_MPICH: its
+# x86_64/bin/pprof; doc/testing.md, "Testing with your own tools"): rank
+# 0's calls by site (pprof -a keeps each site apart), exactly the program's
+tau_fam=$(case $FAMILY in openmpi) echo OPENMPI ;; *) echo MPICH ;; esac)
+tau_prefix=$(eval "echo \${PAPI_MPIT_TAU_$tau_fam:-\${PAPI_MPIT_TAU:-}}")
+if [ -z "$tau_prefix" ]; then
+  echo "note: pprof part skipped: no TAU installation named (PAPI_MPIT_TAU; Debian has no TAU)"
+elif [ ! -x "$tau_prefix/x86_64/bin/pprof" ]; then
+  fail "PAPI_MPIT_TAU=$tau_prefix has no x86_64/bin/pprof"
+else
+  (cd out/tau && "$tau_prefix/x86_64/bin/pprof" -a -p) >pprof.txt 2>pprof.err || fail "pprof -a -p in out/tau: status $?"
+  python3 - pprof.txt sites.want <<'PY' && ok "pprof: rank 0's calls by site as the program makes them" || fail "pprof disagrees"
+import re, sys
+text, want = open(sys.argv[1]).read(), {}
+for l in open(sys.argv[2]):
+    r, c, n = l.rstrip("\n").split("\t")
+    if r == "0": want[n] = int(c)
+# rank 0's section: NODE 0;CONTEXT 0;THREAD 0: up to the next section;
+# its rows: %Time, exclusive and inclusive msec, #Call, #Subrs, usec/call, name
+sec = re.search(r"^NODE 0;CONTEXT 0;THREAD 0:\n(.*?)(?=^NODE |^FUNCTION SUMMARY|\Z)", text, re.S | re.M)
+got = {}
+for l in (sec.group(1) if sec else "").splitlines():
+    m = re.match(r"\s*[\d.]+\s+[\d,.:]+\s+[\d,.:]+\s+([\d,]+)\s+([\d,]+)\s+[\d,.]+\s+(\S.*?)\s*$", l)
+    if m and " => " not in m.group(3): got[m.group(3)] = int(m.group(1).replace(",", ""))
+bad = {n: (got.get(n), c) for n, c in want.items() if got.get(n) != c}
+print("pprof, rank 0: %d sites, (pprof, want) differing: %s" % (len(want), bad))
+sys.exit(1 if bad or not want else 0)
+PY
+fi
+
 # PAPI_MPIT_REPORT_TAU=0: the other files, no tau/, and the console's list
 # of files without it (above 1024 ranks the default is this, with a line
 # saying how to ask: site_tau.c, sites_tau_wanted)

@@ -115,8 +115,13 @@ libmpi40_fits() {
 # t_report_reasons; it fits the PMIx defect of output that beats the spawn's
 # reply, fixed in 2026 by openpmix pull 4061, after the versions Debian
 # ships): its output forwarding, not the tool; the tests that judge such a
-# line run once more when it is missing.
+# line read each rank's own stderr (common/per_rank.sh) under PRRTE.
 launcher_is_prrte() { $MPIRUN --version 2>&1 | grep -qE '\(Open MPI\) [5-9]'; }
+# prrte_status_of RC WANT: whether prterun's status RC answers a job whose
+# first failing rank exited WANT: WANT itself, or PRRTE's own 1 or 255 (now
+# and then, "Abort is in progress"); a timeout's 124 or a signal's 128+N is
+# not one
+prrte_status_of() { case $1 in "$2" | 1 | 255) return 0 ;; *) return 1 ;; esac; }
 
 # hydra_quiet_stdin CMD...: CMD with a standard input that never becomes
 # readable.  MPICH's mpiexec (Hydra) forwards its stdin to rank 0: at end of
