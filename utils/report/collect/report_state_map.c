@@ -91,6 +91,13 @@ void state_map_layout(uint64_t slots, uint64_t sites, uint64_t colls, uint64_t p
     __atomic_store_n(&head->nslots, nslots, __ATOMIC_RELEASE);
 }
 
+void state_map_comms(uint64_t at, int n)
+{
+    if (!head) return;
+    head->off_comms = HEAD_BYTES + at;
+    __atomic_store_n(&head->ncomms, n, __ATOMIC_RELEASE);
+}
+
 static unsigned long long mod_adds = ~0ULL; /* the loader's count of loads at the last scan */
 
 static int add_module(struct dl_phdr_info *info, size_t size, void *arg)

@@ -43,6 +43,9 @@ typedef struct state_map_head {
     /* the modules, written at safe points: mod_seq odd while they change */
     uint32_t mod_seq, nmods;
     state_map_module_t mods[STATE_MAP_MODULES];
+    /* the communicators (sites/site_comm_cells.h), from the file's start; 0: not there */
+    uint64_t off_comms;
+    int32_t ncomms, pad2;
 } state_map_head_t;
 
 /* ---- the rank (report_state_map.c) */
@@ -57,6 +60,8 @@ void state_map_describe(const char *started, const char *library, const char *co
                         uint64_t self);
 void state_map_layout(uint64_t slots, uint64_t sites, uint64_t colls, uint64_t p2p_msgs, uint64_t p2p_bytes,
                       int nslots, int nsites, int ncolls);
+/* Where the communicators' cells are (offset in the area, and how many). */
+void state_map_comms(uint64_t at, int n);
 /* The loaded modules' ranges, at a safe point (dl_iterate_phdr takes the
  * loader's lock): at the start and when the helper sees a module come. */
 void state_map_modules(void);

@@ -1,0 +1,121 @@
+/*
+ * papi-mpit-merge: how fresh each rank's state is (merge_fresh.h).  Ranks
+ * whose state is as old, to the millisecond, and from the same files are
+ * one line, so that the section stays short at any scale.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge_fresh.h"
+
+#define FRESH_LINES 16 /* lines of the section; report.json has every rank */
+
+int fresh_init(merge_fresh_t *f, int nprocs)
+{
+    *f = (merge_fresh_t){.nprocs = nprocs};
+    f->at = calloc((size_t)nprocs + 1, sizeof *f->at);
+    f->map = calloc((size_t)nprocs + 1, sizeof *f->map);
+    f->snap = calloc((size_t)nprocs + 1, sizeof *f->snap);
+    return f->at && f->map && f->snap ? 0 : -1;
+}
+
+void fresh_free(merge_fresh_t *f) { free(f->at), free(f->map), free(f->snap); }
+
+double fresh_text_wall(const char *text)
+{
+    if (!text || strncmp(text, "R\t", 2)) return 0;
+    const char *p = text;
+    for (int tab = 0; tab < 5; tab++) { /* R rank nprocs why signal TIME */
+        p = strpbrk(p, "\t\n");
+        if (!p || *p == '\n') return 0;
+        p++;
+    }
+    return strtod(p, NULL);
+}
+
+void fresh_note(merge_fresh_t *f, int rank, double map, double snap, double at)
+{
+    if (rank < 0 || rank >= f->nprocs) return;
+    f->map[rank] = map, f->snap[rank] = snap, f->at[rank] = at;
+    if (at > f->end) f->end = at;
+}
+
+static const char *from_words(const merge_fresh_t *f, int r)
+{
+    return f->map[r] && f->snap[r] ? "its mapped state file; counters from its snapshot"
+           : f->map[r]             ? "its mapped state file; no counters (they are in snapshots only)"
+                                   : "its snapshot";
+}
+
+/* ms behind the end, and the counters' age in ms (-1 none) */
+static long long behind_ms(const merge_fresh_t *f, int r)
+{
+    return (long long)((f->end - f->at[r]) * 1e3 + 0.5);
+}
+static long long counters_ms(const merge_fresh_t *f, int r)
+{
+    return f->snap[r] ? (long long)((f->end - f->snap[r]) * 1e3 + 0.5) : -1;
+}
+
+static int same(const merge_fresh_t *f, int a, int b)
+{
+    return behind_ms(f, a) == behind_ms(f, b) && counters_ms(f, a) == counters_ms(f, b) &&
+           !f->map[a] == !f->map[b] && !f->snap[a] == !f->snap[b];
+}
+
+int fresh_write_text(FILE *out, const merge_fresh_t *f)
+{
+    fprintf(out, "How fresh each rank's state is (against the job's end: the latest update of any rank)\n");
+    int lines = 0, r = 0;
+    while (r < f->nprocs) {
+        if (!f->at[r]) {
+            r++;
+            continue;
+        }
+        int last = r;
+        while (last + 1 < f->nprocs && f->at[last + 1] && same(f, r, last + 1)) last++;
+        if (lines == FRESH_LINES) {
+            fprintf(out, "  ... (report.json has every rank)\n");
+            break;
+        }
+        char who[64];
+        if (last > r)
+            snprintf(who, sizeof who, "ranks %d-%d", r, last);
+        else
+            snprintf(who, sizeof who, "rank %d", r);
+        fprintf(out, "  %s: last update %.3f s before the end, from %s", who, (double)behind_ms(f, r) * 1e-3,
+                from_words(f, r));
+        if (f->snap[r] && f->map[r])
+            fprintf(out, " (%.3f s before the end)", (double)counters_ms(f, r) * 1e-3);
+        fputs(".\n", out);
+        lines++;
+        r = last + 1;
+    }
+    fputc('\n', out);
+    return ferror(out) ? -1 : 0;
+}
+
+int fresh_json(json_t *obj, const merge_fresh_t *f)
+{
+    json_t *o = json_object(), *ranks = json_array();
+    int bad = !o || !ranks;
+    for (int r = 0; !bad && r < f->nprocs; r++) {
+        if (!f->at[r]) continue;
+        json_t *e = json_pack("{s:i, s:f, s:f, s:s, s:b}", "rank", r, "at", f->at[r], "behind_s",
+                              (double)behind_ms(f, r) * 1e-3, "from",
+                              f->map[r] && f->snap[r] ? "both"
+                              : f->map[r]             ? "mapped"
+                                                      : "snapshot",
+                              "counters", f->snap[r] != 0);
+        if (e && f->snap[r]) json_object_set_new(e, "counters_at", json_real(f->snap[r]));
+        bad |= !e || json_array_append_new(ranks, e);
+    }
+    if (!bad)
+        bad |= json_object_set_new(o, "end", json_real(f->end)) || json_object_set_new(o, "ranks", ranks);
+    else
+        json_decref(ranks);
+    if (!bad) return json_object_set_new(obj, "freshness", o) ? -1 : 0;
+    json_decref(o);
+    return -1;
+}
