@@ -9,11 +9,12 @@
  *                MPI_Allreduce of one int on it (site:allreduce);
  *                rank 0 sends 5 messages of 8 B to rank 1, tag 7
  *                (site:send), which rank 1 receives (site:recv)
- *   then, the victim's half (its parity): MPI_Barrier on the split
- *   communicator (site:subbarrier); the other half: each receives from
- *   the other member of its split communicator, tag 30 (site:subrecv): a
- *   cycle of 2 ranks on a split communicator.  The victim:
- *     block        enters the barrier on its split communicator as well
+ *   then, the victim's half (its parity) but the victim: MPI_Barrier on
+ *   the split communicator (site:subbarrier); the other half: each
+ *   receives from the other member of its split communicator, tag 30
+ *   (site:subrecv): a cycle of 2 ranks on a split communicator.  The victim:
+ *     block        receives from the other member of its split communicator
+ *                  (site:subrecv), which waits in the barrier
  *     segv GO      waits for the file GO (made by the test once every other
  *                  rank is in its call), then writes through a NULL pointer
  *     oom GO CG    the same, then moves itself into the cgroup v2 CG (its
@@ -69,9 +70,9 @@ int main(int argc, char **argv)
     if (rank == 1)
         for (int i = 0; i < 5; i++)
             MPI_Recv(msg, 2, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:recv */
-    if (rank % 2 == victim % 2 && (rank != victim || strcmp(mode, "block") == 0)) {
+    if (rank % 2 == victim % 2 && rank != victim) {
         MPI_Barrier(sub); /* site:subbarrier */
-    } else if (rank != victim) {
+    } else if (rank != victim || strcmp(mode, "block") == 0) {
         int me, other;
         MPI_Comm_rank(sub, &me);
         other = 1 - me;

@@ -4,7 +4,7 @@ files): every rank's call in progress at its death, named with its
 communicator, and the exact calls each rank completed per site, the
 collectives and the sends, as the files left them.
 usage: death_check.py DIR MODE SRC [progress]
-  MODE: block, segv or oom (the victim, the last rank: in its barrier, or
+  MODE: block, segv or oom (the victim, the last rank: in its receive, or
   in no call); SRC: report_death.c (its site:NAME lines); progress: only
   whether every rank but the victim is in its blocking call (status 0/1,
   no output), for polling the live job."""
@@ -46,9 +46,11 @@ for i, r in enumerate(calls.get("rank", [])):
 
 def want_call(r):
     """what rank r is in at death: (call, site, peer, tag), or None"""
-    if r % 2 == VICTIM % 2:
-        return None if r == VICTIM and mode != "block" else ("MPI_Barrier", "subbarrier", None, None)
-    other = (r + 2) % 4  # the other even rank (world rank of its split partner)
+    if r == VICTIM and mode != "block":
+        return None
+    if r % 2 == VICTIM % 2 and r != VICTIM:
+        return ("MPI_Barrier", "subbarrier", None, None)
+    other = (r + 2) % 4  # the world rank of its split partner
     return ("MPI_Recv", "subrecv", other, 30)
 
 

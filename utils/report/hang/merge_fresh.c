@@ -41,11 +41,16 @@ void fresh_note(merge_fresh_t *f, int rank, double map, double snap, double at)
     if (at > f->end) f->end = at;
 }
 
+/* the snapshot was taken whole: no call began or ended after it */
+static int snap_whole(const merge_fresh_t *f, int r) { return f->snap[r] && f->at[r] == f->snap[r]; }
+
 static const char *from_words(const merge_fresh_t *f, int r)
 {
-    return f->map[r] && f->snap[r] ? "its mapped state file; counters from its snapshot"
-           : f->map[r]             ? "its mapped state file; no counters (they are in snapshots only)"
-                                   : "its snapshot";
+    return f->map[r] && snap_whole(f, r)
+               ? "its snapshot (no call began or ended after it: its mapped file holds the same)"
+           : f->map[r] && f->snap[r] ? "its mapped state file; counters from its snapshot"
+           : f->map[r]               ? "its mapped state file; no counters (they are in snapshots only)"
+                                     : "its snapshot";
 }
 
 /* ms behind the end, and the counters' age in ms (-1 none) */
@@ -61,7 +66,7 @@ static long long counters_ms(const merge_fresh_t *f, int r)
 static int same(const merge_fresh_t *f, int a, int b)
 {
     return behind_ms(f, a) == behind_ms(f, b) && counters_ms(f, a) == counters_ms(f, b) &&
-           !f->map[a] == !f->map[b] && !f->snap[a] == !f->snap[b];
+           !f->map[a] == !f->map[b] && !f->snap[a] == !f->snap[b] && snap_whole(f, a) == snap_whole(f, b);
 }
 
 int fresh_write_text(FILE *out, const merge_fresh_t *f)
