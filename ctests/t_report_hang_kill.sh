@@ -14,7 +14,8 @@
 # (common/death.sh), SIGKILLed whole the same way once every rank is in its
 # call: every rank's call with its split communicator named, and the calls
 # each completed per site, the collectives and the sends, exactly, from the
-# files alone.  MPIT_HANG_RUNS runs (2) of each.
+# files alone.  MPIT_HANG_RUNS runs (2) of each; MPIT_DEATH_RUNS, when
+# set, of report_death.c's.
 # flavors: openmpi mpich
 # timeout: 300
 # scope: family (the kernel keeps a killed rank's mapped file whatever the launcher: the test kills every process itself)
@@ -66,7 +67,8 @@ for i in $(seq "$runs"); do
   echo "run $i: status $rc, $nmap state files, killed $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s after launch"
 done
 death_build || exit 1
-for i in $(seq "$runs"); do
+block_runs=${MPIT_DEATH_RUNS:-$runs}
+for i in $(seq "$block_runs"); do
   d=$PWD/block.$i
   mkdir -p "$d"
   timeout 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -q -o "$d" --snapshot-period 0 ./report_death block \
@@ -85,5 +87,5 @@ for i in $(seq "$runs"); do
   death_merge "$d" block
   echo "block run $i: the exact counts from the $(ls "$d"/state.*.map | wc -l) state files after SIGKILL"
 done
-[ $fails = 0 ] && ok "$runs runs SIGKILLed whole: every rank's state from its mapped file, the cycle of $np ranks in MPI_Recv named by --merge; $runs of report_death.c's block with every rank's completed calls per site exact"
+[ $fails = 0 ] && ok "$runs runs SIGKILLed whole: every rank's state from its mapped file, the cycle of $np ranks in MPI_Recv named by --merge; $block_runs of report_death.c's block with every rank's completed calls per site exact"
 [ $fails = 0 ]
