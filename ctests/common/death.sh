@@ -33,4 +33,5 @@ death_merge() {
   "$wrap" --merge "$1" >"$1.merge.out" 2>"$1.merge.err" || { fail "$2: --merge failed: $(cat "$1.merge.err")"; return; }
   death_check "$1" "$2" || fails=$((fails + 1))
   grep -q "^How fresh each rank's state is" "$1/report.txt" || fail "$2: report.txt does not say how fresh each rank's state is"
+  grep -q '<h3 id="fresh">How fresh each rank' "$1/report.html" || fail "$2: report.html does not say how fresh each rank's state is"
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "merge_fresh.h"
+#include "report.h"
 
 #define FRESH_LINES 16 /* lines of the section; report.json has every rank */
 
@@ -69,10 +70,11 @@ static int same(const merge_fresh_t *f, int a, int b)
            !f->map[a] == !f->map[b] && !f->snap[a] == !f->snap[b] && snap_whole(f, a) == snap_whole(f, b);
 }
 
-int fresh_write_text(FILE *out, const merge_fresh_t *f)
+/* The section's lines (no indent, no newline), each to put */
+static void each_line(const merge_fresh_t *f, void (*put)(void *, const char *), void *arg)
 {
-    fprintf(out, "How fresh each rank's state is (against the job's end: the latest update of any rank)\n");
     int lines = 0, r = 0;
+    char line[512];
     while (r < f->nprocs) {
         if (!f->at[r]) {
             r++;
@@ -81,23 +83,46 @@ int fresh_write_text(FILE *out, const merge_fresh_t *f)
         int last = r;
         while (last + 1 < f->nprocs && f->at[last + 1] && same(f, r, last + 1)) last++;
         if (lines == FRESH_LINES) {
-            fprintf(out, "  ... (report.json has every rank)\n");
+            put(arg, "... (report.json has every rank)");
             break;
         }
-        char who[64];
+        char who[64], counters[64] = "";
         if (last > r)
             snprintf(who, sizeof who, "ranks %d-%d", r, last);
         else
             snprintf(who, sizeof who, "rank %d", r);
-        fprintf(out, "  %s: last update %.3f s before the end, from %s", who, (double)behind_ms(f, r) * 1e-3,
-                from_words(f, r));
-        if (f->snap[r] && f->map[r])
-            fprintf(out, " (%.3f s before the end)", (double)counters_ms(f, r) * 1e-3);
-        fputs(".\n", out);
+        if (f->snap[r] && f->map[r] && !snap_whole(f, r))
+            snprintf(counters, sizeof counters, " (%.3f s before the end)", (double)counters_ms(f, r) * 1e-3);
+        snprintf(line, sizeof line, "%s: last update %.3f s before the end, from %s%s.", who,
+                 (double)behind_ms(f, r) * 1e-3, from_words(f, r), counters);
+        put(arg, line);
         lines++;
         r = last + 1;
     }
+}
+
+static const char TITLE[] =
+    "How fresh each rank's state is (against the job's end: the latest update of any rank)";
+
+static void put_text(void *out, const char *line) { fprintf(out, "  %s\n", line); }
+static void put_html(void *out, const char *line)
+{
+    fputs("<li>", out), report_xml_str(out, line), fputs("</li>\n", out);
+}
+
+int fresh_write_text(FILE *out, const merge_fresh_t *f)
+{
+    fprintf(out, "%s\n", TITLE);
+    each_line(f, put_text, out);
     fputc('\n', out);
+    return ferror(out) ? -1 : 0;
+}
+
+int fresh_write_html(FILE *out, const merge_fresh_t *f)
+{
+    fputs("<h3 id=\"fresh\">", out), report_xml_str(out, TITLE), fputs("</h3>\n<ul>\n", out);
+    each_line(f, put_html, out);
+    fputs("</ul>\n", out);
     return ferror(out) ? -1 : 0;
 }
 

@@ -27,8 +27,9 @@ void fresh_free(merge_fresh_t *f);
 double fresh_text_wall(const char *text);
 /* rank's times (0: that file is not there; at: the state merged). */
 void fresh_note(merge_fresh_t *f, int rank, double map, double snap, double at);
-/* The section "How fresh each rank's state is" of report.txt. */
+/* The section "How fresh each rank's state is" of report.txt, and of report.html (after why the run hung). */
 int fresh_write_text(FILE *out, const merge_fresh_t *f);
+int fresh_write_html(FILE *out, const merge_fresh_t *f);
 /* report.json's member "freshness", added to obj (a jansson json_t); 0, or -1 out of memory. */
 struct json_t;
 int fresh_json(struct json_t *obj, const merge_fresh_t *f);

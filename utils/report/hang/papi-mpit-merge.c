@@ -47,7 +47,8 @@ static int json(struct json_t *obj, const void *a)
 static int html_top(FILE *out, const void *a)
 {
     const both_t *b = a;
-    return hang_write_html(out, b->hang) || sites_write_findings(out, b->sites, 1);
+    return hang_write_html(out, b->hang) || fresh_write_html(out, b->fresh) ||
+           sites_write_findings(out, b->sites, 1);
 }
 static int html(FILE *out, const void *a) { return sites_write_html(out, ((const both_t *)a)->sites); }
 
