@@ -48,10 +48,10 @@ static int snap_whole(const merge_fresh_t *f, int r) { return f->snap[r] && f->a
 static const char *from_words(const merge_fresh_t *f, int r)
 {
     return f->map[r] && snap_whole(f, r)
-               ? "its snapshot (no call began or ended after it: its mapped file holds the same)"
-           : f->map[r] && f->snap[r] ? "its mapped state file; counters from its snapshot"
-           : f->map[r]               ? "its mapped state file; no counters (they are in snapshots only)"
-                                     : "its snapshot";
+               ? "the snapshot (no call began or ended after it: the mapped file holds the same)"
+           : f->map[r] && f->snap[r] ? "the mapped state file; counters from the snapshot"
+           : f->map[r]               ? "the mapped state file; no counters (they are in snapshots only)"
+                                     : "the snapshot";
 }
 
 /* ms behind the end, and the counters' age in ms (-1 none) */
