@@ -10,7 +10,12 @@
 # snapshot was written, every state file is there, and --merge, from the
 # files alone, opens with the cycle (every rank, MPI_Recv from the rank
 # before, tag 20, at the program's line) on 1 host with no rank missing,
-# and says the states are the mapped files'.  MPIT_HANG_RUNS runs (2).
+# and says the states are the mapped files'.  Then report_death.c's block
+# (common/death.sh), SIGKILLed whole the same way once every rank is in its
+# call: every rank's call with its split communicator named, and the calls
+# each completed per site, the collectives and the sends, exactly, from the
+# files alone.  MPIT_HANG_RUNS runs (2) of each; MPIT_DEATH_RUNS, when
+# set, of report_death.c's.
 # flavors: openmpi mpich
 # timeout: 300
 # scope: family (the kernel keeps a killed rank's mapped file whatever the launcher: the test kills every process itself)
@@ -19,15 +24,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
 . "$here/common/hang.sh"
 report_tool || exit 1
+. "$here/common/death.sh"
 test_workdir report-hang-kill || exit 1
 $MPICC -g -O0 -Wall -Wextra -Werror "$here/report_hang.c" -o report_hang || { echo "FAIL: cannot build report_hang"; exit 1; }
 np=4 runs=${MPIT_HANG_RUNS:-2}
 
-# descendants PID: every process below PID (ranks a launcher put in a process group of their own too)
-descendants() {
-  local c
-  for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$c"; descendants "$c"; done
-}
 # cycle_seen DIR: --merge of the live job names the cycle of every rank
 cycle_seen() {
   "$wrap" --merge "$1" >/dev/null 2>&1 && sed -n 2p "$1/report.txt" | grep -q "a cycle of $np ranks"
@@ -65,5 +66,26 @@ for i in $(seq "$runs"); do
     || fail "run $i: 'Where each rank was' has more than the ring's one line: $(sed -n '/^Where each rank was/,/^$/p' "$d/report.txt")"
   echo "run $i: status $rc, $nmap state files, killed $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s after launch"
 done
-[ $fails = 0 ] && ok "$runs runs SIGKILLed whole: every rank's state from its mapped file, the cycle of $np ranks in MPI_Recv named by --merge"
+death_build || exit 1
+block_runs=${MPIT_DEATH_RUNS:-$runs}
+for i in $(seq "$block_runs"); do
+  d=$PWD/block.$i
+  mkdir -p "$d"
+  timeout 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -q -o "$d" --snapshot-period 0 ./report_death block \
+    </dev/null >"$d.out" 2>"$d.err" &
+  pgid=$!
+  seen=
+  end=$((SECONDS + 60))
+  while [ $SECONDS -lt $end ]; do
+    "$wrap" --merge "$d" >/dev/null 2>&1 && death_check "$d" block >/dev/null && { seen=1; break; }
+    sleep 0.2
+  done
+  kill -KILL -- -$pgid $(descendants $pgid) 2>/dev/null
+  { wait $pgid; } 2>/dev/null
+  [ -n "$seen" ] || { fail "block run $i: --merge never saw every rank in its call in 60 s"; death_check "$d" block; continue; }
+  [ "$(ls "$d"/snapshot.*.txt 2>/dev/null | wc -l)" = 0 ] || fail "block run $i: snapshot files (none was asked for)"
+  death_merge "$d" block
+  echo "block run $i: the exact counts from the $(ls "$d"/state.*.map | wc -l) state files after SIGKILL"
+done
+[ $fails = 0 ] && ok "$runs runs SIGKILLed whole: every rank's state from its mapped file, the cycle of $np ranks in MPI_Recv named by --merge; $block_runs of report_death.c's block with every rank's completed calls per site exact"
 [ $fails = 0 ]

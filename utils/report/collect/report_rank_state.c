@@ -20,6 +20,7 @@
 #include "report_rank.h"
 #include "report_snapshot.h"
 #include "report_state_map.h"
+#include "site_comm_cells.h"
 #include "site_comms.h"
 #include "site_fn.h"
 #include "site_table.h"
@@ -66,7 +67,8 @@ void rank_map_start(void)
         !report_bool_env("PAPI_MPIT_REPORT_STATE_MAP", 1))
         return;
     sites_layout_t l;
-    size_t area = sites_state_layout(rank_nprocs, &l);
+    size_t comms_at = (sites_state_layout(rank_nprocs, &l) + 63) & ~(size_t)63;
+    size_t area = comms_at + sizeof(sites_comm_cell_t) * SITES_COMMS_MAX;
     char why[4400];
     if (state_map_open(dir, rank_id, rank_nprocs, area, why, sizeof why)) {
         rank_note("rank %d: no mapped state file (%s): its state is left only by snapshots, on signals and "
@@ -77,7 +79,9 @@ void rank_map_start(void)
     state_map_layout(l.slots, l.sites, l.colls, l.p2p_msgs, l.p2p_bytes, l.nslots, l.nsites, l.ncolls);
     state_map_rings(l.rings, SITES_RING_CALLS, (int)sizeof(sites_ring_t));
     state_map_modules();
-    sites_place(state_map_area(), area);
+    sites_place(state_map_area(), comms_at);
+    sites_comms_place((sites_comm_cell_t *)((char *)state_map_area() + comms_at));
+    state_map_comms(comms_at, SITES_COMMS_MAX);
     snap_every_second(map_beat);
     map_on = 1;
 }

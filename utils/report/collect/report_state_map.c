@@ -98,6 +98,13 @@ void state_map_rings(uint64_t rings, int calls, int size)
     __atomic_store_n(&head->off_rings, HEAD_BYTES + rings, __ATOMIC_RELEASE);
 }
 
+void state_map_comms(uint64_t at, int n)
+{
+    if (!head) return;
+    head->off_comms = HEAD_BYTES + at;
+    __atomic_store_n(&head->ncomms, n, __ATOMIC_RELEASE);
+}
+
 static unsigned long long mod_adds = ~0ULL; /* the loader's count of loads at the last scan */
 
 static int add_module(struct dl_phdr_info *info, size_t size, void *arg)

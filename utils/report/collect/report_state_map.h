@@ -46,6 +46,9 @@ typedef struct state_map_head {
     /* each thread slot's last calls (sites/site_timeline.h), nslots rings from off_rings; 0: none */
     uint64_t off_rings;
     int32_t ring_calls, ring_size; /* calls a ring keeps, bytes of a ring */
+    /* the communicators (sites/site_comm_cells.h), from the file's start; 0: not there */
+    uint64_t off_comms;
+    int32_t ncomms, pad2;
 } state_map_head_t;
 
 /* ---- the rank (report_state_map.c) */
@@ -62,6 +65,8 @@ void state_map_layout(uint64_t slots, uint64_t sites, uint64_t colls, uint64_t p
                       int nslots, int nsites, int ncolls);
 /* Where the slots' rings of last calls are (the timeline), after state_map_layout. */
 void state_map_rings(uint64_t rings, int calls, int size);
+/* Where the communicators' cells are (offset in the area, and how many). */
+void state_map_comms(uint64_t at, int n);
 /* The loaded modules' ranges, at a safe point (dl_iterate_phdr takes the
  * loader's lock): at the start and when the helper sees a module come. */
 void state_map_modules(void);

@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "merge_map_comms.h"
+#include "merge_map_sites.h"
 #include "merge_state_map.h"
 #include "report_state_map.h"
 #include "site_current.h"
@@ -117,23 +119,27 @@ int map_text_read(const char *path, map_text_t *out)
             (long long)h->beats, elapsed, (long long)h->pid);
     fprintf(f, "I\t%s\t%s\t%s\n", started, library, command);
     fprintf(f, "H\t%s\t%.6f\n", host, elapsed);
+    map_comms_t comms;
+    if (map_comms_read(base, size, h, &comms)) {
+        fprintf(stderr, PFX "out of memory reading %s\n", path);
+        exit(1);
+    }
     for (int i = 0; i < ncur; i++) {
         const sites_current_t *c = &cur[i];
-        const char *mod = "?";
-        unsigned long off = (unsigned long)c->pc;
-        for (int m = 0; m < nmods; m++)
-            if (c->pc >= mods[m].start && c->pc < mods[m].end) {
-                mod = mods[m].path[0] ? mods[m].path : "?", off = (unsigned long)(c->pc - mods[m].base);
-                break;
-            }
+        unsigned long off;
+        const char *mod = map_module_of(mods, nmods, c->pc, &off);
         char tag[16] = "-";
         if (c->tag != SITES_NO_TAG && !c->any_tag) snprintf(tag, sizeof tag, "%d", c->tag);
-        /* the communicator: world and self by their keys; others unnamed (the snapshot's B lines name them) */
-        const char *comm = c->comm == h->world ? "world" : c->comm == h->self ? "self" : "?";
+        /* the communicator: as the rank recorded it (its cells), self by its key */
+        char comm[64], members[256];
+        map_comm_name(&comms, c->comm, comm, sizeof comm, members, sizeof members);
+        if (c->comm == h->world && !strcmp(comm, "?")) snprintf(comm, sizeof comm, "world");
+        if (c->comm == h->self && !strcmp(comm, "?")) snprintf(comm, sizeof comm, "self");
         double age = since[i] ? (double)(at - since[i]) * 1e-9 : 0;
-        fprintf(f, "A\t%ld\t%s\t%s\t%s\t%lx\t%.6f\t%d\t%s\t%d\t%d\t%s\t-\n", c->tid, sites_fn[c->fn].name,
-                sites_fn[c->fn].kind, mod, off, age, c->peer, tag, c->any_source, c->any_tag, comm);
+        fprintf(f, "A\t%ld\t%s\t%s\t%s\t%lx\t%.6f\t%d\t%s\t%d\t%d\t%s\t%s\n", c->tid, sites_fn[c->fn].name,
+                sites_fn[c->fn].kind, mod, off, age, c->peer, tag, c->any_source, c->any_tag, comm, members);
     }
+    if (nslots > 0) map_sites_lines(f, base, size, h, mods, nmods);
     if (nslots > 0) { /* what the wrappers sent, by receiver (site_record.c's T line; "other" is not kept) */
         const long long *msgs = (const void *)(base + h->off_p2p_msgs),
                         *bytes = (const void *)(base + h->off_p2p_bytes);
@@ -151,6 +157,7 @@ int map_text_read(const char *path, map_text_t *out)
     out->changed = changed ? (double)(h->real_ns + (changed - h->mono_ns)) * 1e-9 : 0;
     munmap((void *)base, size);
     free(cur), free(since), free(mods);
+    map_comms_free(&comms);
     if (fclose(f) || !text) {
         fprintf(stderr, PFX "out of memory reading %s\n", path);
         exit(1);

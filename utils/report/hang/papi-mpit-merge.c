@@ -4,11 +4,13 @@
  * (DIR/state.RANK.map, updated in place up to the rank's last MPI call:
  * collect/report_state_map.h) and their snapshots (DIR/snapshot.RANK.txt,
  * written on signals and periodically: collect/report_rank_state.c).  A
- * rank's calls in progress come from the newer of the two; its counters
- * from its snapshot where there is one.  report.txt (also on
- * stdout), report.json and report.html in DIR, opening with why the run did
- * not end (report_hang.c), which ranks left no state and when each state
- * was taken.  Run by `papi-mpit-report --merge DIR`.  No MPI: it reads text.
+ * rank's calls in progress, call sites and collectives come from the
+ * newer of the two; its counters from its snapshot where there is one.
+ * report.txt (also on stdout), report.json and report.html in DIR, opening
+ * with why the run did not end (report_hang.c), which ranks left no state
+ * and when each state was taken, and how fresh each rank's state is
+ * (merge_fresh.h).  Run by `papi-mpit-report --merge DIR`.  No MPI: it
+ * reads text.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "merge_fresh.h"
 #include "merge_state_map.h"
 #include "timeline.h"
 #include "report_hang.h"
@@ -34,17 +37,19 @@ typedef struct snap {
 typedef struct both {
     hang_t *hang;
     sites_job_t *sites;
+    merge_fresh_t *fresh;
 } both_t;
 
 static int json(struct json_t *obj, const void *a)
 {
     const both_t *b = a;
-    return hang_json(obj, b->hang) || sites_json(obj, b->sites);
+    return hang_json(obj, b->hang) || sites_json(obj, b->sites) || fresh_json(obj, b->fresh);
 }
 static int html_top(FILE *out, const void *a)
 {
     const both_t *b = a;
-    return hang_write_html(out, b->hang) || sites_write_findings(out, b->sites, 1);
+    return hang_write_html(out, b->hang) || fresh_write_html(out, b->fresh) ||
+           sites_write_findings(out, b->sites, 1);
 }
 static int html(FILE *out, const void *a) { return sites_write_html(out, ((const both_t *)a)->sites); }
 
@@ -52,7 +57,9 @@ static both_t both;
 static int text(FILE *out, const report_job_t *job)
 {
     (void)job;
-    if (hang_write_text(out, both.hang) || sites_write_findings(out, both.sites, 0)) return -1;
+    if (hang_write_text(out, both.hang) || fresh_write_text(out, both.fresh) ||
+        sites_write_findings(out, both.sites, 0))
+        return -1;
     if (report_write_table(out, job)) return -1;
     return sites_write_table(out, both.sites);
 }
@@ -95,9 +102,9 @@ static char *slurp(const char *path)
 /* A rank's text from its mapped state m and its snapshot snap (NULL: none;
  * freed): the map's lines alone; or, when no call of the rank began or
  * ended after the snapshot, the snapshot as it is (it holds the same calls,
- * and the counts); else the map's R, I, H, A and T lines with the rest of
- * the snapshot (its counters, call sites and communicators: the last ones
- * it took). */
+ * and the counts); else the map's R, I, H, A, T, C and K lines (the calls
+ * in progress, sends, call sites and collectives) with the rest of the
+ * snapshot (its counters and communicators: the last ones it took). */
 static char *with_map(char *snap, map_text_t *m)
 {
     double snap_wall = -1;
@@ -123,7 +130,7 @@ static char *with_map(char *snap, map_text_t *m)
     size_t n = ml;
     for (const char *line = snap; *line;) {
         size_t len = strcspn(line, "\n");
-        int mine = len >= 2 && line[1] == '\t' && strchr("RIHATD", line[0]);
+        int mine = len >= 2 && line[1] == '\t' && strchr("RIHATDCK", line[0]);
         if (!mine) memcpy(out + n, line, len), n += len, out[n++] = '\n';
         line += len + (line[len] == '\n');
     }
@@ -266,6 +273,11 @@ int main(int argc, char **argv)
     job.partial = 1;
     sites_job_init(&sites, nprocs);
     hang_init(&hang, nprocs);
+    merge_fresh_t fresh;
+    if (fresh_init(&fresh, nprocs)) {
+        fprintf(stderr, PFX "out of memory: the states say %d ranks\n", nprocs);
+        return 1;
+    }
     /* each rank's mapped state, where it has one, by rank */
     int *map_of = malloc(sizeof *map_of * (size_t)nprocs);
     if (!map_of) {
@@ -307,8 +319,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, PFX "%s: %s: left out\n", snaps[i].path,
                         errno ? strerror(errno) : "cannot read it");
         }
+        double snap_wall = fresh_text_wall(text), map_wall = m.text ? m.wall : 0;
         if (m.text) text = with_map(text, &m);
         if (!text) continue;
+        fresh_note(&fresh, r, map_wall, snap_wall, fresh_text_wall(text));
         hang_read(&hang, r, text);
         if (!job.command[0]) info_line(&job, text);
         report_record_read(&job, &sites, r, text);
@@ -326,7 +340,7 @@ int main(int argc, char **argv)
     }
     hang_finish(&hang);
     report_compute(&job);
-    both = (both_t){&hang, &sites};
+    both = (both_t){&hang, &sites, &fresh};
     job.extra =
         (report_extra_t){.arg = &both,
                          .json = json,
@@ -353,6 +367,7 @@ int main(int argc, char **argv)
     timeline_write(dir, nprocs); /* the ranks' last calls, from their state files */
     memset(&job.extra, 0, sizeof job.extra);
     hang_free(&hang);
+    fresh_free(&fresh);
     sites_job_free(&sites);
     report_job_free(&job);
     for (int i = 0; i < nsnaps; i++) free(snaps[i].path);

@@ -23,10 +23,11 @@
 #include <time.h>
 
 #include "report_handles.h"
+#include "site_comm_cells.h"
 #include "site_comms.h"
 #include "site_table.h"
 
-#define COMMS_MAX 1024 /* communicators alive at once; more are unknown */
+#define COMMS_MAX SITES_COMMS_MAX
 #define SEEN_MAX  1024 /* distinct member sets counted */
 
 typedef struct comm_ent {
@@ -43,6 +44,10 @@ static struct {
     int count;
 } seen[SEEN_MAX];
 static int on, world_size;
+static sites_comm_cell_t *cells; /* ents[i]'s copy in the mapped state file, or NULL */
+static void cell_put(int i);
+
+void sites_comms_place(sites_comm_cell_t *c) { cells = c; }
 
 static unsigned long hash_members(const int *m, int n)
 {
@@ -76,6 +81,7 @@ void sites_comms_begin(int nprocs)
     ents[0].size = nprocs;
     ents[0].hash = hash_members(NULL, nprocs);
     ents[0].ordinal = ordinal_of(ents[0].hash);
+    cell_put(0);
     on = 1;
     pthread_mutex_unlock(&mu);
 }
@@ -86,6 +92,7 @@ void sites_comms_end(void)
     on = 0;
     for (int i = 0; i < COMMS_MAX; i++) free(ents[i].members);
     memset(ents, 0, sizeof ents);
+    cells = NULL; /* the file goes with the run */
     pthread_mutex_unlock(&mu);
 }
 
@@ -123,6 +130,7 @@ static void record(MPI_Comm comm)
     for (int i = 0; i < COMMS_MAX && !placed; i++)
         if (!ents[i].key) {
             ents[i] = (comm_ent_t){sites_key(comm), n, ordinal_of(h), h, out};
+            cell_put(i);
             placed = 1;
         }
     if (!placed) ordinal_of(h); /* counted all the same: the ids of later ones stay right */
@@ -139,6 +147,7 @@ static void forget(MPI_Comm comm)
         if (ents[i].key == k) {
             free(ents[i].members);
             memset(&ents[i], 0, sizeof ents[i]);
+            cell_put(i);
             break;
         }
     pthread_mutex_unlock(&mu);
@@ -177,6 +186,22 @@ static void id_of(const comm_ent_t *e, char *id, size_t len)
         snprintf(id, len, "world");
     else
         snprintf(id, len, "%lx.%d", e->hash, e->ordinal);
+}
+
+/* ents[i] into its cell, under mu: seq odd while written, so that a rank
+ * killed in the middle leaves a cell the merge passes over */
+static void cell_put(int i)
+{
+    if (!cells) return;
+    sites_comm_cell_t *c = &cells[i];
+    __atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    c->size = ents[i].size, c->ordinal = ents[i].ordinal, c->world = i == 0;
+    c->hash = ents[i].hash;
+    size_t k = ranges(c->members, sizeof c->members, ents[i].members, ents[i].size);
+    if (k + 1 >= sizeof c->members) c->members[0] = '\0'; /* cut short: left unsaid */
+    __atomic_store_n(&c->key, (uint64_t)ents[i].key, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELEASE);
 }
 
 int sites_comm_describe(uintptr_t key, char *id, size_t idlen, char *members, size_t mlen)

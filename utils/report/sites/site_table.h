@@ -49,32 +49,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "site_cells.h"
 #include "site_current.h"
 #include "site_frames.h"
-
-#define SITES_HIST  42   /* message sizes: 0, then [2^(k-1), 2^k) for k = 1..41 */
-#define SITES_PEERS 8    /* peers kept per site; the rest are "other" */
-#define SITES_MAX   2048 /* sites per rank; further ones are counted as overflow */
-
-typedef struct sites_peer {
-    int peer1; /* world rank + 1; 0: free slot */
-    long long msgs, bytes;
-} sites_peer_t;
-
-typedef struct sites_site {
-    uintptr_t pc;   /* the caller's return address; 0: free slot */
-    uintptr_t prog; /* the program line behind it (how: SITES_PROG_*) */
-    int how;
-    int fn1;             /* index in sites_fn (the wrapped call) + 1; 0 until claimed */
-    long long calls, ns; /* ns: in sites_ticks (sites_record converts) */
-    long long ns_max;    /* the longest single call, in sites_ticks */
-    long long ns_min1;   /* the shortest single call + 1, in sites_ticks; 0: none yet */
-    long long msgs_out, bytes_out, msgs_in, bytes_in;
-    long long hist[SITES_HIST];
-    sites_peer_t peers[SITES_PEERS];
-    long long other_msgs, other_bytes;
-    long long found; /* receives posted here that found their message already waiting (MPI_T events) */
-} sites_site_t;
 
 /* One call in progress (on the wrapper's stack). */
 typedef struct sites_call {
@@ -287,11 +264,6 @@ void sites_end(void);
 /* The tables' contents, for site_record.c */
 const sites_site_t *sites_table(int *cap);
 void sites_p2p(const long long **msgs, const long long **bytes, int *nprocs, long long *other);
-typedef struct sites_coll_cell {
-    int fn1;  /* fn + 1; 0: free */
-    int root; /* world rank, -1: no root */
-    long long calls, bytes;
-} sites_coll_cell_t;
 const sites_coll_cell_t *sites_colls(int *cap);
 void sites_overflows(long long *sites, long long *colls, long long *untracked);
 
