@@ -4,8 +4,9 @@
 # No MPI: the kinds MPICH's events cannot drive (Open MPI ob1's PAIR,
 # SEQUENCE, SUM, MAX, keyed LEVEL) are measured here.
 #   bench/engine_cost.sh [events [modes...]]
-# ENGINE_SRC=dir measures another copy of mpit_engine.c/mpit_rules.c (a
-# previous revision: git show REV:components/mpit/mpit_engine.c > dir/...).
+# ENGINE_SRC=dir measures another copy of the engine's mpit_engine*.c and
+# mpit_rules.c (a previous revision: git show REV:components/mpit/FILE >
+# dir/FILE for each; before the engine was split, mpit_engine.c alone).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/bench_env.sh"
@@ -16,7 +17,7 @@ src=${ENGINE_SRC:-$top/components/mpit}
 mkdir -p "$BUILD/bench"
 exe=$BUILD/bench/engine_cost
 # the flags libpapi is built with (-O2), the engine's own headers first
-cc -O2 -Wall -Wextra -I"$src" -I"$top/components/mpit" "$top/bench/engine_cost.c" "$src/mpit_engine.c" \
+cc -O2 -Wall -Wextra -I"$src" -I"$top/components/mpit" "$top/bench/engine_cost.c" "$src"/mpit_engine*.c \
   "$src/mpit_rules.c" -o "$exe"
 for mode in $modes; do
   out=$BUILD/bench/engine_cost-$mode.cg

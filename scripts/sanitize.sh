@@ -110,7 +110,7 @@ unit_names() {
 engine_build() { # engine_build OUT SANITIZER-FLAGS...
   local out=$1; shift
   gcc -g -O1 -Wall -Wextra -Werror -pthread "$@" -I"$MPIT" "$TESTS/test_engine.c" \
-    "$MPIT/mpit_engine.c" "$MPIT/mpit_rules.c" "$MPIT/mpit_metrics.c" -o "$out"
+    "$MPIT"/mpit_engine_*.c "$MPIT/mpit_rules.c" "$MPIT/mpit_metrics.c" -o "$out"
 }
 unit_engine() { engine_build "$W/bin/test_engine" $SAN && "$W/bin/test_engine" "$TESTS/streams"; }
 # test_engine ends with its thread stress: 4 writers and a reader on one engine
@@ -143,7 +143,7 @@ fuzz_stats() { # fuzz_stats NAME RUNS: runs done and seed, from the step's log
 runs_names=${FUZZ_RUNS_NAMES:-2000000} runs_engine=${FUZZ_RUNS_ENGINE:-200000}
 step fuzz/names fuzz names "$runs_names" 600 "$MPIT/mpit_names.c"
 fuzz_stats names "$runs_names"
-step fuzz/engine fuzz engine "$runs_engine" 4096 "$MPIT/mpit_engine.c" "$MPIT/mpit_rules.c"
+step fuzz/engine fuzz engine "$runs_engine" 4096 "$MPIT"/mpit_engine_*.c "$MPIT/mpit_rules.c"
 fuzz_stats engine "$runs_engine"
 
 # ------------------------------------------------------------- ASan libpapi

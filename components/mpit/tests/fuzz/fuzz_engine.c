@@ -1,8 +1,8 @@
 /*
- * libFuzzer target for the event rule engine (mpit_engine.c) bound to the
+ * libFuzzer target for the event rule engine (mpit_engine_*.c) bound to the
  * built-in rule table (mpit_rules.c).
  *   clang -fsanitize=fuzzer,address,undefined -I../.. fuzz_engine.c \
- *         ../../mpit_engine.c ../../mpit_rules.c
+ *         ../../mpit_engine_*.c ../../mpit_rules.c
  *
  * The input describes a running MPI (event types whose names and element
  * names come from the rule table, with Open MPI's prefixes, or not), then is
