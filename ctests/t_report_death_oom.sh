@@ -38,23 +38,8 @@ runs=${MPIT_DEATH_RUNS:-2}
 set -m # the job in a process group of its own
 for i in $(seq "$runs"); do
   d=$PWD/oom.$i
-  rm -rf "$d" && mkdir -p "$d"
   kills0=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events")
-  timeout 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -q -o "$d" --snapshot-period 0 ./report_death oom "$d/go" "$cg" \
-    </dev/null >"$d.out" 2>"$d.err" &
-  pgid=$!
-  if ! death_await "$d"; then
-    fail "run $i: the ranks never all reached their blocking calls in 60 s"
-    kill -KILL -- -$pgid $(descendants $pgid) 2>/dev/null
-    wait $pgid 2>/dev/null
-    cat "$d.err"
-    continue
-  fi
-  : >"$d/go"
-  wait $pgid 2>/dev/null
-  rc=$?
-  [ $rc = 124 ] && fail "run $i: the launcher did not end the job within 120 s of the OOM kill"
-  kill -KILL -- -$pgid $(descendants $pgid) 2>/dev/null # (a launcher that left ranks behind)
+  death_run "$d" oom "$cg" || continue
   kills=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events")
   [ "$kills" -gt "$kills0" ] || fail "run $i: no OOM kill in $cg (memory.events: oom_kill $kills0 -> $kills)"
   [ -e "$d/state.3.map" ] || fail "run $i: the OOM-killed rank left no state file"

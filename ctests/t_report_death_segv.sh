@@ -24,22 +24,7 @@ runs=${MPIT_DEATH_RUNS:-2}
 set -m # the job in a process group of its own
 for i in $(seq "$runs"); do
   d=$PWD/segv.$i
-  rm -rf "$d" && mkdir -p "$d"
-  timeout 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -q -o "$d" --snapshot-period 0 ./report_death segv "$d/go" \
-    </dev/null >"$d.out" 2>"$d.err" &
-  pgid=$!
-  if ! death_await "$d"; then
-    fail "run $i: the ranks never all reached their blocking calls in 60 s"
-    kill -KILL -- -$pgid $(descendants $pgid) 2>/dev/null
-    wait $pgid 2>/dev/null
-    cat "$d.err"
-    continue
-  fi
-  : >"$d/go"
-  wait $pgid 2>/dev/null
-  rc=$?
-  [ $rc = 124 ] && fail "run $i: the launcher did not end the job within 120 s of the segfault"
-  kill -KILL -- -$pgid $(descendants $pgid) 2>/dev/null # (a launcher that left ranks behind)
+  death_run "$d" segv || continue
   [ -e "$d/state.3.map" ] || fail "run $i: the segfaulted rank left no state file"
   [ -e "$d/snapshot.3.txt" ] && fail "run $i: the segfaulted rank wrote a snapshot: the check would not be the mapping's"
   death_merge "$d" segv

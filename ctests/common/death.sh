@@ -35,3 +35,29 @@ death_merge() {
   grep -q "^How fresh each rank's state is" "$1/report.txt" || fail "$2: report.txt does not say how fresh each rank's state is"
   grep -q '<h3 id="fresh">How fresh each rank' "$1/report.html" || fail "$2: report.html does not say how fresh each rank's state is"
 }
+# death_run DIR MODE [ARG...]: report_death MODE under the tool at 4 ranks
+# into DIR, the job in a process group of its own (the caller's set -m);
+# once every rank but the victim blocks, the victim is let go (DIR/go);
+# then whatever the launcher left is killed.  rc: the launcher's status.
+# 1 when the ranks never blocked (said as a failure).
+death_run() {
+  local d=$1 mode=$2 pgid
+  shift 2
+  rm -rf "$d" && mkdir -p "$d"
+  timeout 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -q -o "$d" --snapshot-period 0 ./report_death "$mode" "$d/go" "$@" \
+    </dev/null >"$d.out" 2>"$d.err" &
+  pgid=$!
+  if ! death_await "$d"; then
+    fail "$d: the ranks never all reached their blocking calls in 60 s"
+    kill -KILL -- -$pgid $(descendants $pgid) 2>/dev/null
+    wait $pgid 2>/dev/null
+    cat "$d.err"
+    return 1
+  fi
+  : >"$d/go"
+  wait $pgid 2>/dev/null
+  rc=$?
+  [ $rc = 124 ] && fail "$d: the launcher did not end the job within 120 s of rank 3's death"
+  kill -KILL -- -$pgid $(descendants $pgid) 2>/dev/null # (a launcher that left ranks behind)
+  return 0
+}
