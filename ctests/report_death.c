@@ -17,8 +17,8 @@
  *                  (site:subrecv), which waits in the barrier
  *     segv GO      waits for the file GO (made by the test once every other
  *                  rank is in its call), then writes through a NULL pointer
- *     oom GO CG    the same, then moves itself into the cgroup v2 CG (its
- *                  memory.max set by the test) and touches memory until
+ *     oom GO CG    the same, then moves itself into the memory cgroup CG
+ *                  (its limit set by the test) and touches memory until
  *                  the kernel's OOM killer ends it
  */
 #include <mpi.h>
