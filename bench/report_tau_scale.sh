@@ -16,7 +16,7 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 # shellcheck disable=SC2046
 cc -O2 -Wall -Wextra -I"$r/render" -I"$r/common" -I"$r/collect" -I"$r/sites" -I"$BUILD/utils/report/sites" \
   "$top/bench/report_tau_scale.c" "$r/sites/site_tau.c" "$r/sites/site_job.c" "$r/sites/site_names.c" \
-  "$r/sites/site_render.c" "$r/render/report_job.c" "$r/render/report_not_provided.c" "$r/render/report_stats.c" "$r/render/report_text.c" "$r/render/report_json.c" "$r/render/report_svg.c" "$r/render/report_write_file.c" "$r/render/report_units.c" "$r/render/report_kit.c" \
+  "$r/sites/site_render.c" "$r/sites/site_figures.c" "$r/sites/site_findings.c" "$r/sites/site_json.c" "$r/sites/site_html.c" "$r/render/report_job.c" "$r/render/report_not_provided.c" "$r/render/report_stats.c" "$r/render/report_text.c" "$r/render/report_json.c" "$r/render/report_svg.c" "$r/render/report_write_file.c" "$r/render/report_units.c" "$r/render/report_kit.c" \
   "$r/render/report_matrix.c" "$r/common/report_env.c" "$r/render/report_html.c" "$r/render/report_overview.c" "$r/render/report_queues.c" \
   $(pkg-config --cflags --libs jansson libdw) -lm -o report_tau_scale || exit 1
 printf '%-8s %8s %10s %10s %10s\n' ranks cells wall_s user_s sys_s

@@ -54,13 +54,29 @@ if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 else
   tar -C "$top" --exclude=./_build --exclude=./.git -cf - . | tar -C "$stage" -xf - || fail "could not copy the checkout"
 fi
+# The checkout's file list of the last run (.checkout-files): a file it
+# had that the checkout no longer has is removed from the tree (a deleted
+# source left there would still be built: PAPI's component rules compile
+# every .c).  A tree without that list is started afresh.
+(cd "$stage" && find . -type f | LC_ALL=C sort) >"$root/build/checkout-files.new"
+if [ ! -f "$tree/.checkout-files" ] && [ -e "$tree/configure.ac" ]; then
+  say "no list of the checkout's files in $tree: building afresh"
+  rm -rf "$tree" && mkdir -p "$tree"
+fi
+removed=0
+if [ -f "$tree/.checkout-files" ]; then
+  while IFS= read -r f; do
+    rm -f "$tree/$f" && removed=$((removed + 1))
+  done < <(LC_ALL=C comm -23 "$tree/.checkout-files" "$root/build/checkout-files.new")
+fi
 changed=0
 while IFS= read -r -d '' f; do
   cmp -s "$stage/$f" "$tree/$f" && continue
   mkdir -p "$(dirname "$tree/$f")" && cp "$stage/$f" "$tree/$f" && changed=$((changed + 1))
 done < <(cd "$stage" && find . -type f -print0)
+mv "$root/build/checkout-files.new" "$tree/.checkout-files"
 rm -rf "$stage"
-say "$changed files of the checkout new or changed in $tree"
+say "$changed files of the checkout new or changed in $tree, $removed gone from it removed"
 
 # MPICH 3.4's ch3 looks its host's name up (gethostbyname): debootstrap
 # leaves no /etc/hosts, so the machine's, each run (CI's hostname varies)

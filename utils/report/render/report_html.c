@@ -6,7 +6,8 @@
  * not measured and why, and the run's facts.  Every number comes from the
  * same report_job_t that report.json is written from, and the exact value
  * is in the element's data-v attribute, formatted as in report.json.
- * Pure C, no MPI, no PAPI.
+ * Pure C, no MPI, no PAPI.  Over 600 lines and kept whole: its sections are
+ * parts of one page, each a few dozen lines, sharing the number cells.
  */
 #include "report.h"
 
