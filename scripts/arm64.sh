@@ -92,7 +92,9 @@ build() {
     | sed "s|@PACKAGE_VERSION[@]|$(sed -n 's/^AC_INIT(\[[^]]*\], *\[\([^]]*\)\].*/\1/p' "$top/configure.ac")|g" > "$B/utils/papi-mpit-report"
   chmod +x "$B/utils/papi-mpit-report"
   local rs bs
-  rs=$(sources REPORT_SOURCES "$top/utils/utils.am"); bs=$(sources BACKEND_SOURCES "$top/Makefile.am")
+  # (REPORT_SOURCES names REPORT_RENDER_SOURCES as a variable: both read)
+  rs=$(sources REPORT_SOURCES "$top/utils/utils.am"; sources REPORT_RENDER_SOURCES "$top/utils/utils.am")
+  bs=$(sources BACKEND_SOURCES "$top/Makefile.am")
   if [ "$(echo "$rs" | wc -l)" -lt 20 ] || [ "$(echo "$bs" | wc -l)" -lt 5 ]; then echo "arm64: source lists not found" >&2; return 1; fi
   # -DHAVE__DL_FIND_OBJECT: glibc 2.36 has it (configure's check)
   { for f in $rs; do echo "$top/$f"; done; echo "$B/gen/utils/report/interpose/site_wrappers.c"; } \
