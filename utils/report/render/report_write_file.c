@@ -29,7 +29,7 @@ int report_mkdir_p(const char *dir)
     return 0;
 }
 
-/* A new file dir/.FILE.tmp.PID.XXXXXX, XXXXXX random: created with O_EXCL,
+/* A new file dir/.FILE.tmp.PID.<six random characters>: created with O_EXCL,
  * so that neither a symbolic link someone left there (in a directory shared
  * with other users) nor an existing file is followed or reused, and named
  * so that it cannot be guessed in advance.  Permissions as fopen's (0666
