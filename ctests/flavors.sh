@@ -82,6 +82,9 @@ flavor_release_r() {
 #   every    each flavor (MPI semantics, counters, the wrappers of each ABI);
 #   release  one flavor per MPI release (launchers, signals, exit statuses,
 #            each release's Fortran bindings);
+#   library  one flavor per MPI release and ABI (the report's wrappers: a
+#            rebuild with SPCs or MPI_T events adds counters, not calls;
+#            the standard ABI's libmpi_abi is a library of its own);
 #   kind     one flavor per kind (what the MPI offers: SPCs, MPI_T events);
 #   family   one flavor per family (option parsing, rendering, merging, files).
 # The flavor that runs a test for its group is the first in ALL_FLAVORS of
@@ -89,6 +92,7 @@ flavor_release_r() {
 scope_group_r() { # scope_group_r SCOPE FLAVOR: the group, in REPLY
   case $1 in
     release) flavor_release_r "$2" ;;
+    library) flavor_release_r "$2"; case $2 in *-abi-*) REPLY=$REPLY-abi ;; esac ;;
     kind) flavor_kind_r "$2" ;;
     family) case $2 in openmpi* | *-openmpi) REPLY=openmpi ;; *) REPLY=mpich ;; esac ;;
     *) REPLY=$2 ;;

@@ -21,6 +21,7 @@
 #   before MPI_Init back, the job ends normally with the program's status
 #   (3, as without the tool), and no snapshot is left behind.
 # scope: release (how the launcher ends a hung job: its timeout, its signals)
+# nice: 10
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

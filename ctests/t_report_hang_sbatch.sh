@@ -23,6 +23,7 @@
 # Said on the ok line: the time from SIGTERM's arrival to each state.
 # flavors: openmpi
 # timeout: 600
+# nice: 10
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -23,6 +23,7 @@
 # rank's state, the time writing it took, and how long the job ran.
 # flavors: openmpi
 # timeout: 300
+# nice: 10
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

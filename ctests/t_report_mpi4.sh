@@ -8,6 +8,7 @@
 # where mpi.h declares them (MPICH 4, Open MPI 6; not Open MPI 5.0, whose
 # header is MPI 3.1's).  Skipped where the MPI lacks MPI 4.0's calls (Open
 # MPI 4.1).
+# scope: library (the wrappers of each release and ABI: a rebuild with SPCs or MPI_T events changes no call)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -6,6 +6,7 @@
 # longest and shortest single call, one of them at least a compute time the
 # program measured; each rank's time in MPI as a share of its run, in
 # report.json, ranks.csv, the table and the page.
+# scope: library (the wrappers of each release and ABI: a rebuild with SPCs or MPI_T events changes no call)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

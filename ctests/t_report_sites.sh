@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# papi-mpit-report's call sites, exact on every flavor (report_sites_app.c
+# papi-mpit-report's call sites, exact on every MPI library (report_sites_app.c
 # says what the program does; report_sites_check.py what the report must
 # say): each site's line, call, calls, messages and bytes sent and received,
 # peers and message sizes; a nonblocking receive charged where it was posted
@@ -8,6 +8,7 @@
 # point-to-point matrix and the collectives by root; threads under
 # MPI_THREAD_MULTIPLE; times summed over ranks.  Then --no-sites: no site
 # files, and the program's output and exit status the same.
+# scope: library (the wrappers of each release and ABI: a rebuild with SPCs or MPI_T events changes no call)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -30,6 +30,7 @@
 # a nonblocking barrier): its sites and matrix exactly as its header says.
 # Flavors without a Fortran compiler (the source builds, configured without
 # Fortran; the distribution chroots; the standard ABI) skip, saying so.
+# scope: library (the wrappers of each release and ABI: a rebuild with SPCs or MPI_T events changes no call)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -15,6 +15,7 @@
 #   library's line (not_found), the sends still reach the program;
 # - --site-depth 1: every library call at the library's line;
 # - no --site-libs: the library is the program's own code: its lines.
+# scope: library (the wrappers of each release and ABI: a rebuild with SPCs or MPI_T events changes no call)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

@@ -6,6 +6,7 @@
 # callback's type has none); wrapped: defined by the interposer the flavor's
 # programs load (the calls of mpi-calls.tsv, and the start and end).  Prints
 # each function that is neither.
+# scope: library (the wrappers of each release and ABI: a rebuild with SPCs or MPI_T events changes no call)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"

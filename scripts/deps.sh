@@ -34,6 +34,7 @@ PACKAGES=(
   chromium
   munge slurmctld slurmd slurm-client
   qemu-user-static gcc-aarch64-linux-gnu
+  ccache
 )
 
 install_packages() {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: the unit tests, then in two lanes
-# side by side the MPI tests under mpirun on every MPI flavor (Open MPI's in
-# one; MPICH's, then scripts/sanitize.sh (ASan+UBSan build and MPI tests,
-# TSan stress, fuzzers) and Debian 11 in the other).  Prints a summary per
+# side by side the MPI tests under mpirun on every MPI flavor (Open MPI's
+# but 5.0.7's source build, then arm64, in one; MPICH's, Open MPI 5.0.7's,
+# scripts/sanitize.sh (ASan+UBSan build and MPI tests, TSan stress,
+# fuzzers) and Debian 11 in the other).  Prints a summary per
 # flavor, and last the sum of all.
 #   scripts/test.sh
 # The flavors are the distribution's Open MPI 4.1.4 and MPICH 4.0.2, and the
@@ -75,6 +76,18 @@ make_chroots() {
 make_chroots &
 chrooter=$!
 
+# ---- compilers through ccache, its store in the cache (PAPI_MPIT_CCACHE=no
+# leaves it out): a run after the first compiles only what changed, where
+# each run compiles PAPI three times (the build, the sanitizers', and
+# t_papi_tree's two pristine trees) and every test program on every flavor
+# of this machine.  Compiles with -g hash their directory (ccache's
+# default), so the debug information, which the call sites' lines come
+# from, never names another checkout's files.
+if [ "${PAPI_MPIT_CCACHE:-yes}" != no ] && [ -d /usr/lib/ccache ] && command -v ccache >/dev/null; then
+  export PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G}
+  ccache -z >/dev/null 2>&1
+fi
+
 # ---- papi-mpit itself (its backends need only the distribution's MPIs)
 stamp "building papi-mpit"
 PAPI_MPIT_MPI_BUILDS=no bash "$top/scripts/build.sh" "$@" || { echo "0 passed, 1 failed"; exit 1; }
@@ -132,8 +145,9 @@ run_check units units MPIT_FLAVORS=none
 # distribution's first, then the chroots, then the source builds).  The
 # tests take about 1.4 of the 2 cores when run alone (doc/testing.md,
 # "Time"); two lanes fill both.  Lane 1: Open MPI's flavors (the Slurm
-# tests are Open MPI's only, so one private Slurm at a time).  Lane 2:
-# MPICH's, the sanitizers (on openmpi-spc and mpich-events) and Debian 11.
+# tests are Open MPI's only, so one private Slurm at a time) but 5.0.7's
+# source build, then arm64.  Lane 2: MPICH's, Open MPI 5.0.7's source
+# build, the sanitizers (on openmpi-spc and mpich-events) and Debian 11.
 # chroot_lane FAMILY LANE: each chroot's flavors of FAMILY
 chroot_lane() {
   local cm fs m f
@@ -145,20 +159,15 @@ chroot_lane() {
     done
   done
 }
-# source_lane FAMILY LANE: each source build of FAMILY
-source_lane() {
-  local fm f
-  for fm in "${source_flavors[@]}"; do
-    f=${fm%%:*}
-    case $f in "$1"*) ;; *) continue ;; esac
-    await_built "$2" "$f" $builder build || continue
-    run_check "$2" "$f" MPIT_UNITS=no MPIT_FLAVORS="$f"
-  done
+# source_stage LANE FLAVOR: a source build's flavor, once it is built
+source_stage() {
+  await_built "$1" "$2" $builder build || return 0
+  run_check "$1" "$2" MPIT_UNITS=no MPIT_FLAVORS="$2"
 }
 lane_openmpi() {
   run_check 1 openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi
   chroot_lane openmpi 1
-  source_lane openmpi 1
+  source_stage 1 openmpi-spc
   lane_arm64
 }
 
@@ -187,10 +196,23 @@ lane_arm64() {
     ARM64_BUILD=$BUILD/arm64 CHECK="bash $top/scripts/arm64.sh check" run_check 1 arm64
   fi
 }
+# Lane 2 also takes Open MPI 5.0.7's source build (lane 1 holds the Slurm
+# tests and arm64): before the sanitizers when it is built by then (a
+# cached run), after them otherwise (its build comes last from nothing).
 lane_mpich() {
   run_check 2 mpich MPIT_UNITS=no MPIT_FLAVORS=mpich
   chroot_lane mpich 2
-  source_lane mpich 2
+  source_stage 2 mpich-events
+  if [ -f "$logs/mpi-openmpi-5.0.7-spc.done" ]; then
+    source_stage 2 openmpi-5.0.7-spc
+    lane_sanitize
+  else
+    lane_sanitize
+    source_stage 2 openmpi-5.0.7-spc
+  fi
+  lane_debian11
+}
+lane_sanitize() {
   # the sanitizers' MPI tests run on openmpi-spc and mpich-events
   await openmpi-spc $builder
   stamp "sanitizers and fuzzers"
@@ -203,7 +225,6 @@ lane_mpich() {
   [ $src -eq 0 ] || ! grep -q ' 0 failed' <<<"$line" || line="${line/ 0 failed/ 1 failed}"
   grep -E '^FAIL' "$logs/sanitize.log" | head -20
   summarize 2 sanitize "$line"
-  lane_debian11
 }
 
 # ---- Debian 11, last in lane 2: the project built inside its chroot with
@@ -260,6 +281,7 @@ for s in "${summaries[@]}"; do
   k=$(grep -oE '[0-9]+ skipped' <<<"$s" | grep -oE '^[0-9]+' || echo 0)
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + k))
 done
+[ -z "${CCACHE_DIR:-}" ] || echo "  (ccache: $(ccache -s 2>/dev/null | grep -iE '^ *(hits|misses):' | tr -s ' ' | paste -sd';'))"
 stamp "done"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
