@@ -192,12 +192,13 @@ for flavor in $ALL_FLAVORS; do
     in_scope "$name" "$SCOPE" "$only" "$flavor" || continue
     skip_known "$name" && continue
     limit=$(sed -n 's/^# timeout: *\([0-9]*\).*$/\1/p' "$script" | head -1)
+    limit=$(( ${limit:-300} * ${MPIT_TIMEOUT_FACTOR:-1} ))
     # a "# nice: N" line runs it at that niceness: jobs that wait on a clock
     # (Slurm's time limit, a launcher's timeout) with every rank polling, so
     # that their spinning takes what the other CI lane leaves, not half of it
     niceness=$(sed -n 's/^# nice: *\([0-9]*\).*$/\1/p' "$script" | head -1)
     log=$logdir/$flavor-$name.log
-    (cd "$bin" && nice -n "${niceness:-0}" timeout "${limit:-300}" bash "$script") >"$log" 2>&1
+    (cd "$bin" && nice -n "${niceness:-0}" timeout "$limit" bash "$script") >"$log" 2>&1
     record $? "$flavor/$name" "$log"
   done
 done
