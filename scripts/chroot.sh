@@ -27,7 +27,10 @@ packages() {
       # libdw, jansson: the report tool's interposer links them (call sites);
       # gfortran: the Fortran call sites on each suite's MPIs
       # python3-mpi4py: the Python call sites on each suite's CPython (t_report_mpi4py)
-      echo openmpi-bin libopenmpi-dev mpich libmpich-dev gcc libc6-dev python3 libpfm4 procps libdw-dev libjansson-dev gfortran python3-mpi4py ;;
+      # ccache: the tests' programs compiled again only when they changed
+      # (scripts/test.sh puts /usr/lib/ccache first on PATH; its store is
+      # CCACHE_DIR inside the chroot, which stays in the cache with it)
+      echo openmpi-bin libopenmpi-dev mpich libmpich-dev gcc libc6-dev python3 libpfm4 procps libdw-dev libjansson-dev gfortran python3-mpi4py ccache ;;
     # arm64 under qemu-user (scripts/arm64.sh): Debian 12's Open MPI that
     # the call-site run uses, and the libraries and headers the report
     # tool is cross-compiled against (the chroot is its sysroot)

@@ -109,7 +109,7 @@ unit_names() {
 }
 engine_build() { # engine_build OUT SANITIZER-FLAGS...
   local out=$1; shift
-  gcc -g -O1 -Wall -Wextra -Werror -pthread "$@" -I"$MPIT" "$TESTS/test_engine.c" \
+  gcc -g -O1 -Wall -Wextra -Werror -pthread "$@" -I"$MPIT" "$TESTS"/test_engine*.c \
     "$MPIT"/mpit_engine_*.c "$MPIT/mpit_rules.c" "$MPIT/mpit_metrics.c" -o "$out"
 }
 unit_engine() { engine_build "$W/bin/test_engine" $SAN && "$W/bin/test_engine" "$TESTS/streams"; }
