@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # papi-mpit-report in the commonest real case of a killed job (issue 40,
-# item 2): `mpirun` inside an sbatch script that reaches its time limit,
+# item 2): `mpirun` (odd jobs) or `srun` (even jobs) inside an sbatch
+# script that reaches its time limit,
 # on the test's own Slurm (common/slurm.sh: Debian's slurm-wlm, started and
 # stopped by the test; it skips, saying why, where Slurm cannot start),
 # with the machine loaded by one busy loop per core (started here, killed
@@ -49,9 +50,12 @@ ids=
 for j in $(seq "$jobs"); do
   d=$PWD/ring.$j
   mkdir -p "$d"
+  # odd jobs start their ranks with mpirun, even ones with srun (a job
+  # step: slurmstepd signals the tasks itself, no launcher between)
+  if [ $((j % 2)) = 1 ]; then launch="$MPIRUN $MPIRUN_OPTS -np $np"; else launch="srun -n $np -O --mpi=pmix"; fi
   cat >job.$j.sh <<EOF
 #!/bin/bash
-exec $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" ./report_hang ring </dev/null
+exec $launch "$wrap" -q -o "$d" ./report_hang ring </dev/null
 EOF
   id=$(sbatch --parsable -n $np -O -t 1 -J ring$j -o "$d.out" -e "$d.err" job.$j.sh) || { fail "sbatch refused job $j"; continue; }
   ids="$ids $id"
@@ -83,6 +87,9 @@ for id in $ids; do
     # as t_report_hang_term says; not seen in 20 jobs here): what stays is
     # each rank's mapped state file (DIR/state.RANK.map), which --merge
     # reads (check_merge below).  Counted apart, at most half the jobs.
+    # Under srun nothing stands between Slurm's SIGTERM and the tasks: a
+    # job of srun's without every state on SIGTERM is the signal path broken.
+    [ $((j % 2)) = 0 ] && fail "job $j (srun): $nsig of $np states taken on SIGTERM"
     forced=$((forced + 1))
     check_merge "$d" ring $np
     [ $fails = "$f0" ] && good=$((good + 1))
@@ -101,5 +108,5 @@ forced_said=
 [ $forced = 0 ] || forced_said=" (in $forced mpirun SIGKILLed the ranks before all had written on SIGTERM: --merge read their mapped state files)"
 [ $forced -le "$(forced_limit "$jobs")" ] \
   || fail "$forced of $jobs jobs without a state taken on SIGTERM (at most $(forced_limit "$jobs") may be mpirun's SIGKILL race)"
-[ "$good" = "$jobs" ] && ok "$jobs sbatch jobs (mpirun -np $np, a ring deadlock) ended by Slurm's time limit on a loaded node: every rank's state in $good of $jobs, all taken on SIGTERM in $((good - forced))$forced_said; from SIGTERM to the state: $lat"
+[ "$good" = "$jobs" ] && ok "$jobs sbatch jobs (a ring deadlock of $np ranks, started by mpirun in $(((jobs + 1) / 2)), by srun in $((jobs / 2))) ended by Slurm's time limit on a loaded node: every rank's state in $good of $jobs, all taken on SIGTERM in $((good - forced))$forced_said; from SIGTERM to the state: $lat"
 [ $fails = 0 ]
