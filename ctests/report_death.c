@@ -20,6 +20,12 @@
  *     oom GO CG    the same, then moves itself into the memory cgroup CG
  *                  (its limit set by the test) and touches memory until
  *                  the kernel's OOM killer ends it
+ * And apart from all that, "flood": every rank receives once from
+ * MPI_PROC_NULL (site:floodrecv, its first site), then calls MPI_Barrier on
+ * MPI_COMM_SELF at FLOOD_SITES distinct lines (site:flood), FLOOD_OVER more
+ * than the site table has room for (SITES_MAX, 2048, holds the receive and
+ * 2047 of them), then blocks at site:floodrecv receiving from the next
+ * rank (tag 41): FLOOD_OVER calls of each rank not recorded.
  */
 #include <mpi.h>
 
@@ -53,6 +59,30 @@ static void join_cgroup(const char *cg)
     }
 }
 
+#define FLOOD_OVER  37
+#define FLOOD_SITES (2047 + FLOOD_OVER)
+#define SELF1       MPI_Barrier(MPI_COMM_SELF);
+#define SELF4       SELF1 SELF1 SELF1 SELF1
+#define SELF16      SELF4 SELF4 SELF4 SELF4
+#define SELF64      SELF16 SELF16 SELF16 SELF16
+#define SELF256     SELF64 SELF64 SELF64 SELF64
+#define SELF1024    SELF256 SELF256 SELF256 SELF256
+
+__attribute__((noinline)) static void flood_recv(int from)
+{
+    int msg[2];
+    MPI_Recv(msg, 2, MPI_INT, from, 41, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* site:floodrecv */
+}
+
+/* one call at each of FLOOD_SITES lines: 2084 = 2 * 1024 + 32 + 4 */
+static void flood(int rank, int size)
+{
+    _Static_assert(FLOOD_SITES == 2 * 1024 + 32 + 4, "the lines below make FLOOD_SITES calls");
+    flood_recv(MPI_PROC_NULL);
+    SELF1024 SELF1024 SELF16 SELF16 SELF4; /* site:flood */
+    flood_recv((rank + 1) % size);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, in = 1, out = 0, msg[2] = {0, 0};
@@ -60,6 +90,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *mode = argc > 1 ? argv[1] : "block";
+    if (strcmp(mode, "flood") == 0) flood(rank, size);
     int victim = size - 1;
     MPI_Comm sub;
     for (int i = 0; i < 3; i++) MPI_Barrier(MPI_COMM_WORLD);                        /* site:barrier */

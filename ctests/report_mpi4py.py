@@ -1,7 +1,7 @@
 """Helper program of t_report_mpi4py.sh: known traffic from Python (Debian's
 python3-mpi4py), which loads MPI with dlopen, privately.
 
-  python3 report_mpi4py.py [sites]
+  python3 report_mpi4py.py [sites [hang]]
 
 - every pair of ranks exchanges messages of 0, 100, 1000, 5000 and 70000
   bytes (eager, inline and rendezvous paths): 5 messages, 76100 bytes from
@@ -15,7 +15,9 @@ With "sites", only this instead (t_report_mpi4py.sh's call sites: each
 comm.send and comm.recv carries a "site:NAME" marker): rank 0 sends rank 1
 a pickled 100-byte string three times from one line (send_loop) and once
 from another (send_once), rank 1 receives them at recv_loop and recv_once;
-rank 0 prints the pickled size.
+rank 0 prints the pickled size.  With "sites hang", then ranks 0 and 1
+each receive from the other (site:hang), which never sends: a cycle of 2
+ranks, for a test that kills the job.
 """
 import sys
 
@@ -27,7 +29,7 @@ comm = MPI.COMM_WORLD
 rank, size = comm.Get_rank(), comm.Get_size()
 ok = True
 
-if sys.argv[1:] == ["sites"]:
+if sys.argv[1:2] == ["sites"]:
     obj = b"x" * 100
     if rank == 0:
         for i in range(3):
@@ -38,6 +40,9 @@ if sys.argv[1:] == ["sites"]:
         for i in range(3):
             ok &= comm.recv(source=0, tag=11) == obj  # site:recv_loop
         ok &= comm.recv(source=0, tag=12) == obj  # site:recv_once
+    if sys.argv[2:] == ["hang"]:
+        sys.stdout.flush()
+        comm.recv(source=1 - rank, tag=99)  # site:hang
     raise SystemExit(0 if ok else 1)
 
 # all pairs: every receive posted first, then the sends

@@ -15,7 +15,10 @@
 # call: every rank's call with its split communicator named, and the calls
 # each completed per site, the collectives and the sends, exactly, from the
 # files alone.  MPIT_HANG_RUNS runs (2) of each; MPIT_DEATH_RUNS, when
-# set, of report_death.c's.
+# set, of report_death.c's.  Last, report_death.c's flood (more call sites
+# than a rank's table holds, then a ring of receives), SIGKILLed whole: the
+# calls not recorded, exactly FLOOD_OVER a rank, in report.json, report.txt
+# and report.html from the files alone.
 # flavors: openmpi mpich
 # timeout: 300
 # scope: family (the kernel keeps a killed rank's mapped file whatever the launcher: the test kills every process itself)
@@ -87,5 +90,39 @@ for i in $(seq "$block_runs"); do
   death_merge "$d" block
   echo "block run $i: the exact counts from the $(ls "$d"/state.*.map | wc -l) state files after SIGKILL"
 done
-[ $fails = 0 ] && ok "$runs runs SIGKILLed whole: every rank's state from its mapped file, the cycle of $np ranks in MPI_Recv named by --merge; $block_runs of report_death.c's block with every rank's completed calls per site exact"
+# report_death.c's flood: more sites than the table holds, then a ring of
+# receives; the calls not recorded are counted in the mapped files too
+over=$(sed -n 's/^#define FLOOD_OVER *\([0-9]*\)$/\1/p' "$here/report_death.c")
+d=$PWD/flood
+mkdir -p "$d"
+timeout 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --snapshot-period 0 ./report_death flood \
+  </dev/null >"$d.out" 2>"$d.err" &
+pgid=$!
+seen=
+end=$((SECONDS + 60))
+while [ $SECONDS -lt $end ]; do cycle_seen "$d" && { seen=1; break; }; sleep 0.2; done
+kill -KILL -- -$pgid $(descendants $pgid) 2>/dev/null
+{ wait $pgid; } 2>/dev/null
+if [ -z "$seen" ]; then
+  fail "flood: --merge never saw the cycle of $np ranks in 60 s: $(sed -n 2p "$d/report.txt" 2>/dev/null)"
+  cat "$d.err"
+else
+  rm -f "$d"/report.*
+  "$wrap" --merge "$d" >"$d.merge.out" 2>"$d.merge.err" || fail "flood: --merge failed: $(cat "$d.merge.err")"
+  want=$((np * over))
+  python3 - "$d/report.json" "$want" <<'PY' || fails=$((fails + 1))
+import json, sys
+got = json.load(open(sys.argv[1]))["call_sites"]["not_recorded"]
+want = {"calls": int(sys.argv[2]), "collectives": 0, "requests": 0}
+if got != want:
+    print("FAIL: flood: report.json's not_recorded is %s, not %s" % (got, want))
+    sys.exit(1)
+PY
+  grep -q "^  not recorded: $want calls beyond the sites kept, 0 collectives beyond the cells kept, 0 requests beyond the tracked$" "$d/report.txt" \
+    || fail "flood: report.txt does not say the $want calls not recorded: $(grep 'not recorded' "$d/report.txt")"
+  grep -q "Not recorded: $want calls beyond the sites kept, 0 collectives beyond the cells kept, 0 requests beyond the tracked" "$d/report.html" \
+    || fail "flood: report.html does not say the $want calls not recorded"
+  echo "flood: $want calls not recorded ($over a rank), from the $(ls "$d"/state.*.map | wc -l) state files after SIGKILL"
+fi
+[ $fails = 0 ] && ok "$runs runs SIGKILLed whole: every rank's state from its mapped file, the cycle of $np ranks in MPI_Recv named by --merge; $block_runs of report_death.c's block with every rank's completed calls per site exact; the calls beyond the site table counted from the files"
 [ $fails = 0 ]

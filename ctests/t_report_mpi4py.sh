@@ -28,6 +28,9 @@
 #   own python3-mpi4py (scripts/chroot.sh installs it) on their Open MPI:
 #   Debian 13's 3.13 and sid's 3.14, read from the interpreter's
 #   _Py_DebugOffsets.  The run says which Python it measured.
+# - the same call sites from the mapped state files alone (report_mpi4py.py
+#   sites hang: both ranks then wait for each other, and the job is
+#   SIGKILLed whole): every site at its Python line, exact, after --merge.
 # Skips only when python3-mpi4py is not installed (scripts/deps.sh installs
 # it, scripts/chroot.sh in the chroots), or on an Open MPI whose library is
 # not libmpi.so.40 (this machine's mpi4py is linked against Debian 12's).
@@ -137,7 +140,10 @@ rc=$?
 bytes=$(sed -n 's/^report_mpi4py: sites, \([0-9]*\)-byte messages$/\1/p' sites.out)
 # sid's mpi4py (4.1) sends and receives with the large-count MPI_Send_c and
 # MPI_Mrecv_c where the MPI has them: the same sites, named by those calls
-if [ $rc = 0 ] && [ -n "$bytes" ] && python3 - sites/report.json report_mpi4py.py "$bytes" >sites.check <<'PY'
+# sites_check REPORT.JSON BYTES: the sites at the script's lines, exact
+# (site:hang's call, where a killed job was, never ended: no site)
+sites_check() {
+  python3 - "$1" report_mpi4py.py "$2" <<'PY'
 import json, os, re, sys
 doc, src, size = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
 lines = {}
@@ -158,16 +164,53 @@ for name, n in (("recv_loop", 3), ("recv_once", 1)):
     got = at(name)
     assert got and sum(s["messages_received"] for s in got) == n and sum(s["bytes_received"] for s in got) == n * size \
         and sum(s["messages_sent"] for s in got) == 0, (name, [(s["call"], s["calls"], s["messages_received"]) for s in got])
-used = {lines[k] for k in lines}
+used = {lines[k] for k in lines if k != "hang"}
 assert {s["line"] for s in sites} == used, sorted({s["line"] for s in sites})
 print(len(sites), "sites at", sorted(used))
 PY
+}
+if [ $rc = 0 ] && [ -n "$bytes" ] && sites_check sites/report.json "$bytes" >sites.check
 then
   cat sites.check
   ok "call sites: comm.send at its two lines (3 and 1 calls, $bytes bytes each), the receives at theirs, exact; all Python lines"
 else
   cat sites.check; fail "call sites: status $rc"; tail -20 sites.err; python3 -c 'import json,sys
 for s in json.load(open(sys.argv[1]))["call_sites"]["sites"]: print(s["label"], s["call"], s["calls"], s["program_line"])' sites/report.json
+fi
+
+# ---- the same sites from the mapped state files of a job SIGKILLed whole
+# while both ranks wait at site:hang (polled with --merge until both are in
+# a call; no snapshot is asked for): the Python lines from the files alone
+d=$PWD/killed
+mkdir -p "$d"
+set -m # the job in a process group of its own
+run -np 2 "$wrap" -q -o "$d" --snapshot-period 0 "$py" report_mpi4py.py sites hang </dev/null >killed.out 2>killed.err &
+pgid=$!
+set +m
+both_waiting() {
+  "$wrap" --merge "$d" >/dev/null 2>&1 && python3 -c 'import json, sys
+c = json.load(open(sys.argv[1])).get("hang", {}).get("calls", {})
+sys.exit(0 if {0, 1} <= set(c.get("rank", [])) else 1)' "$d/report.json" 2>/dev/null
+}
+seen=
+end=$((SECONDS + 60))
+while [ $SECONDS -lt $end ]; do both_waiting && { seen=1; break; }; sleep 0.2; done
+procs() { local c; for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$c"; procs "$c"; done; }
+kill -KILL -- -$pgid $(procs $pgid) 2>/dev/null
+{ wait $pgid; } 2>/dev/null
+bytes=$(sed -n 's/^report_mpi4py: sites, \([0-9]*\)-byte messages$/\1/p' killed.out)
+if [ -z "$seen" ]; then
+  fail "killed: --merge never saw both ranks in a call in 60 s"; tail -20 killed.err
+elif [ "$(ls "$d"/snapshot.*.txt 2>/dev/null | wc -l)" != 0 ]; then
+  fail "killed: snapshot files (none was asked for): the check would not be the mapped files'"
+elif rm -f "$d"/report.* && "$wrap" --merge "$d" >killed.merge 2>&1 && [ -n "$bytes" ] \
+  && grep -q "from the mapped state file" "$d/report.txt" && sites_check "$d/report.json" "$bytes" >killed.check; then
+  cat killed.check
+  ok "killed job: the same sites at their Python lines, exact, from the $(ls "$d"/state.*.map | wc -l) mapped state files"
+else
+  cat killed.check killed.merge 2>/dev/null; fail "killed job: the sites from the mapped state files"
+  python3 -c 'import json,sys
+for s in json.load(open(sys.argv[1]))["call_sites"]["sites"]: print(s["label"], s["call"], s["calls"], s["program_line"])' "$d/report.json"
 fi
 
 [ $fails -eq 0 ] && echo "PASS t_report_mpi4py ($FLAVOR)" || echo "$fails check(s) failed"

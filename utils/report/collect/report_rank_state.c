@@ -78,6 +78,8 @@ void rank_map_start(void)
     }
     state_map_layout(l.slots, l.sites, l.colls, l.p2p_msgs, l.p2p_bytes, l.nslots, l.nsites, l.ncolls);
     state_map_rings(l.rings, SITES_RING_CALLS, (int)sizeof(sites_ring_t));
+    state_map_overflows(l.overflows);
+    state_map_py_lines(l.py_lines, l.npy_lines, (int)sizeof(sites_py_line_t));
     state_map_modules();
     sites_place(state_map_area(), comms_at);
     sites_comms_place((sites_comm_cell_t *)((char *)state_map_area() + comms_at));

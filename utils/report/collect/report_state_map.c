@@ -105,6 +105,19 @@ void state_map_comms(uint64_t at, int n)
     __atomic_store_n(&head->ncomms, n, __ATOMIC_RELEASE);
 }
 
+void state_map_overflows(uint64_t at)
+{
+    if (!head) return;
+    __atomic_store_n(&head->off_overflows, HEAD_BYTES + at, __ATOMIC_RELEASE);
+}
+
+void state_map_py_lines(uint64_t at, int n, int size)
+{
+    if (!head) return;
+    head->npy_lines = n, head->py_line_size = size;
+    __atomic_store_n(&head->off_py_lines, HEAD_BYTES + at, __ATOMIC_RELEASE);
+}
+
 static unsigned long long mod_adds = ~0ULL; /* the loader's count of loads at the last scan */
 
 static int add_module(struct dl_phdr_info *info, size_t size, void *arg)

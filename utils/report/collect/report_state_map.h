@@ -49,7 +49,20 @@ typedef struct state_map_head {
     /* the communicators (sites/site_comm_cells.h), from the file's start; 0: not there */
     uint64_t off_comms;
     int32_t ncomms, pad2;
+    /* what did not fit (sites_overflow_t: sites, collective cells, untracked
+     * requests), from the file's start; 0: not there (an older file) */
+    uint64_t off_overflows;
+    /* the Python lines of the sites whose how is SITES_PROG_PYTHON (their
+     * prog: index + 1), npy_lines entries of py_line_size bytes
+     * (sites_py_line_t, an entry whole once its ready is 1); 0: not there */
+    uint64_t off_py_lines;
+    int32_t npy_lines, py_line_size;
 } state_map_head_t;
+
+/* A field appended to the head since the first layout is read only when the
+ * file's head holds it: an older file's head ends before it (its padding to
+ * the page is zero: the field reads as absent). */
+#define MAP_HEAD_HAS(h, f) (offsetof(state_map_head_t, f) + sizeof((h)->f) <= (h)->head_size)
 
 /* ---- the rank (report_state_map.c) */
 /* Creates DIR/state.RANK.map (an earlier run's is replaced), sized for the
@@ -65,6 +78,10 @@ void state_map_layout(uint64_t slots, uint64_t sites, uint64_t colls, uint64_t p
                       int nslots, int nsites, int ncolls);
 /* Where the slots' rings of last calls are (the timeline), after state_map_layout. */
 void state_map_rings(uint64_t rings, int calls, int size);
+/* Where the counts of what did not fit are (offset in the area). */
+void state_map_overflows(uint64_t at);
+/* Where the Python lines are: n entries of size bytes. */
+void state_map_py_lines(uint64_t at, int n, int size);
 /* Where the communicators' cells are (offset in the area, and how many). */
 void state_map_comms(uint64_t at, int n);
 /* The loaded modules' ranges, at a safe point (dl_iterate_phdr takes the

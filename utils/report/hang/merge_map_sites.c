@@ -35,7 +35,38 @@ static void call_times(const sites_site_t *e, double rate, long long *ns, long l
     if (LOAD(e->calls) == 1) *max = *min = *ns;
 }
 
-static void program_line(FILE *f, const sites_site_t *e, const state_map_module_t *mods, int nmods)
+/* a text of an entry, without tabs or newlines (the lines' separators) */
+static void clean(char *dst, const char *src, size_t len)
+{
+    snprintf(dst, len, "%.*s", (int)strnlen(src, len), src);
+    for (char *p = dst; *p; p++)
+        if (*p == '\t' || *p == '\n') *p = ' ';
+}
+
+/* The Python line a site's prog names (index + 1 in the file's table),
+ * when its entry was written whole before the rank ended: "py" and the
+ * line as site_record.c writes it; else "xpy" (an older file has no table). */
+static void python_line(FILE *f, const sites_site_t *e, const char *base, size_t size,
+                        const state_map_head_t *h)
+{
+    uint64_t at = MAP_HEAD_HAS(h, py_line_size) ? __atomic_load_n(&h->off_py_lines, __ATOMIC_ACQUIRE) : 0;
+    int n = at ? h->npy_lines : 0;
+    if (n > 0 && h->py_line_size == (int)sizeof(sites_py_line_t) && e->prog >= 1 && e->prog <= (uint64_t)n &&
+        at + sizeof(sites_py_line_t) * (uint64_t)n <= size) {
+        const sites_py_line_t *py = (const sites_py_line_t *)(base + at) + (e->prog - 1);
+        if (__atomic_load_n(&py->ready, __ATOMIC_ACQUIRE) == 1 && py->file[0] && py->line > 0) {
+            char file[sizeof py->file + 1], func[sizeof py->func + 1];
+            clean(file, py->file, sizeof py->file);
+            clean(func, py->func, sizeof py->func);
+            fprintf(f, "py\t%s\t%d\t%s\n", file, py->line, func[0] ? func : "-");
+            return;
+        }
+    }
+    fputs("xpy\t-\t-\t-\n", f);
+}
+
+static void program_line(FILE *f, const sites_site_t *e, const char *base, size_t size,
+                         const state_map_head_t *h, const state_map_module_t *mods, int nmods)
 {
     unsigned long off;
     const char *mod;
@@ -46,7 +77,8 @@ static void program_line(FILE *f, const sites_site_t *e, const state_map_module_
         fprintf(f, "c\t%s\t%lx\t-\n", mod, off);
         break;
     case SITES_PROG_NONE: fputs("x\t-\t-\t-\n", f); break;
-    default: fputs("xpy\t-\t-\t-\n", f); break; /* a Python line: its table is not in the file */
+    case SITES_PROG_PYTHON: python_line(f, e, base, size, h); break;
+    default: fputs("xpy\t-\t-\t-\n", f); break; /* mpi4py's caller unreadable */
     }
 }
 
@@ -82,7 +114,7 @@ void map_sites_lines(FILE *f, const char *base, size_t size, const state_map_hea
             fprintf(f, "%s\t%lld:%lld:%lld:%lld:%lld:%lld:%lld:%lld:%lld\t", *sep ? "" : "-", calls, ns,
                     LOAD(e->msgs_out), LOAD(e->bytes_out), LOAD(e->msgs_in), LOAD(e->bytes_in),
                     LOAD(e->found), max, min);
-            program_line(f, e, mods, nmods);
+            program_line(f, e, base, size, h, mods, nmods);
         }
     }
     if (h->ncolls > 0 && h->off_colls + sizeof(sites_coll_cell_t) * (uint64_t)h->ncolls <= size) {
@@ -92,5 +124,11 @@ void map_sites_lines(FILE *f, const char *base, size_t size, const state_map_hea
             if (fn1 > 0)
                 fprintf(f, "K\t%d\t%d\t%lld:%lld\n", fn1 - 1, k[i].root, LOAD(k[i].calls), LOAD(k[i].bytes));
         }
+    }
+    /* what did not fit, as site_record.c's G line says it (an older file has no counts) */
+    uint64_t at = MAP_HEAD_HAS(h, off_overflows) ? __atomic_load_n(&h->off_overflows, __ATOMIC_ACQUIRE) : 0;
+    if (at && at + sizeof(sites_overflow_t) <= size) {
+        const sites_overflow_t *o = (const void *)(base + at);
+        fprintf(f, "G\t%lld:%lld:%lld\t0:0\t0\t-\n", LOAD(o->sites), LOAD(o->colls), LOAD(o->untracked));
     }
 }

@@ -35,7 +35,10 @@ size_t sites_state_layout(int nprocs, sites_layout_t *l)
     l->p2p_msgs = at, at = ALIGN64(at + sizeof(long long) * (size_t)nprocs);
     l->p2p_bytes = at, at = ALIGN64(at + sizeof(long long) * (size_t)nprocs);
     l->rings = at, at = ALIGN64(at + sizeof(sites_ring_t) * SITES_THREADS);
+    l->overflows = at, at = ALIGN64(at + sizeof(sites_overflow_t));
+    l->py_lines = at, at = ALIGN64(at + sizeof(sites_py_line_t) * SITES_PY_LINES);
     l->nslots = SITES_THREADS, l->nsites = SITES_MAX, l->ncolls = COLL_MAX;
+    l->npy_lines = SITES_PY_LINES;
     return at;
 }
 
@@ -58,6 +61,7 @@ int sites_begin(int rank, int nprocs, char *why, size_t len)
         tables_placed = 1;
         sites_slots_place((sites_slot_t *)(placed + l.slots), (sites_ring_t *)(placed + l.rings));
         sites_charge_place(placed, &l);
+        sites_py_place((sites_py_line_t *)(placed + l.py_lines));
     } else {
         sites_charge_alloc(nprocs);
     }

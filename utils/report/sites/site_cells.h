@@ -39,4 +39,10 @@ typedef struct sites_coll_cell {
     long long calls, bytes;
 } sites_coll_cell_t;
 
+/* what did not fit: sites beyond SITES_MAX, collective cells beyond
+ * COLL_MAX, requests the tracker's table had no room for */
+typedef struct sites_overflow {
+    long long sites, colls, untracked;
+} sites_overflow_t;
+
 #endif

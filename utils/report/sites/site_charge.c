@@ -22,15 +22,15 @@ __thread sites_call_t *sites_call_now __attribute__((tls_model("initial-exec")))
 static long long found_outside;
 
 static sites_site_t *sites;
-static long long sites_overflow, colls_overflow;
-long long sites_untracked;
+static sites_overflow_t overflow_heap; /* without a mapped state file */
+sites_overflow_t *sites_over = &overflow_heap;
 static long long *p2p_msgs, *p2p_bytes, p2p_other; /* by receiver, world_size each */
 static sites_coll_cell_t *colls;
 
 /* ---- sites: one per (caller, program line, call) */
 sites_site_t *sites_site_of(sites_call_t *c)
 {
-    if (c->site) return c->site;
+    if (c->site || c->lost) return c->site;
     uintptr_t pc = (uintptr_t)c->pc;
     unsigned h = hash_ptr(pc ^ (c->prog * 31 + (uintptr_t)c->how)) & (SITES_MAX - 1);
     for (int probe = 0; probe < SITES_MAX; probe++, h = (h + 1) & (SITES_MAX - 1)) {
@@ -52,7 +52,8 @@ sites_site_t *sites_site_of(sites_call_t *c)
         while ((fn1 = __atomic_load_n(&s->fn1, __ATOMIC_ACQUIRE)) == 0) {}
         if (fn1 == c->fn + 1 && s->prog == c->prog && s->how == c->how) return c->site = s;
     }
-    ADD(&sites_overflow, 1);
+    c->lost = 1;
+    ADD(&sites_over->sites, 1);
     return NULL;
 }
 
@@ -275,7 +276,7 @@ void sites_coll(sites_call_t *c, long long bytes, int root, MPI_Comm comm)
             return;
         }
     }
-    ADD(&colls_overflow, 1);
+    ADD(&sites_over->colls, 1);
 }
 
 void sites_rma(sites_call_t *c, long long count, MPI_Datatype type, int target, MPI_Win win)
@@ -315,6 +316,7 @@ void sites_charge_place(char *area, const sites_layout_t *l)
     colls = (sites_coll_cell_t *)(area + l->colls);
     p2p_msgs = (long long *)(area + l->p2p_msgs);
     p2p_bytes = (long long *)(area + l->p2p_bytes);
+    sites_over = (sites_overflow_t *)(area + l->overflows);
 }
 
 void sites_charge_alloc(int nprocs)
@@ -355,7 +357,7 @@ const sites_coll_cell_t *sites_colls(int *cap)
 
 void sites_overflows(long long *s, long long *c, long long *u)
 {
-    *s = sites_overflow;
-    *c = colls_overflow;
-    *u = sites_untracked;
+    *s = sites_over->sites;
+    *c = sites_over->colls;
+    *u = sites_over->untracked;
 }

@@ -59,16 +59,20 @@ int sites_py_begin(char *why, size_t len);
  * below; 0 when it cannot be read.  No GIL needed: it reads the thread's
  * own frame, which does not change while the thread is in the MPI call. */
 int sites_py_where(void);
+#define SITES_PY_LINES 512 /* Python lines a rank keeps; calls from further ones have none */
 typedef struct sites_py_line {
     uintptr_t code; /* the code object, 0: free */
     long addr;      /* the instruction's offset in it, bytes */
     uintptr_t filename;
-    int ready;
+    int ready; /* 1 once the fields below are whole (the merge reads only those) */
     int line;
     char file[240];
     char func[64];
 } sites_py_line_t;
 const sites_py_line_t *sites_py_line(int where);
+/* Before sites_py_begin: SITES_PY_LINES zero-filled entries to keep the
+ * table in (the rank's mapped state file, for the merge), else allocated. */
+void sites_py_place(sites_py_line_t *area);
 void sites_py_end(void);
 
 #endif

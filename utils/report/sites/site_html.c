@@ -97,6 +97,11 @@ int sites_write_html(FILE *out, const sites_job_t *j)
         return ferror(out) ? -1 : 0;
     }
     if (j->unseen[0]) fputs("<p class=\"note\">", out), sites_hesc(out, j->unseen), fputs(".</p>\n", out);
+    if (j->overflow_sites || j->overflow_colls || j->untracked) /* as report.txt says it */
+        fprintf(out,
+                "<p class=\"note\" id=\"not-recorded\">Not recorded: %lld calls beyond the sites kept, %lld "
+                "collectives beyond the cells kept, %lld requests beyond the tracked.</p>\n",
+                j->overflow_sites, j->overflow_colls, j->untracked);
     double mn, me, mx;
     int lo, hi;
     if (!report_stats_nan(j->rank_share, j->rank_share ? j->nprocs : 0, &mn, &lo, &me, &mx, &hi))

@@ -70,8 +70,9 @@ void sites_charge_place(char *area, const sites_layout_t *l);
 void sites_charge_alloc(int nprocs);
 int sites_charge_ready(void);
 void sites_charge_end(int free_them);
-/* the requests site_track.c could not track (its table full) */
-extern long long sites_untracked;
+/* what did not fit (site_charge.c's counters, in the mapped state file
+ * where the tables are; site_track.c counts its untracked requests there) */
+extern sites_overflow_t *sites_over;
 
 /* site_track.c: its table allocated (0, or -1 when out of memory), the
  * threads' scratch arrays freed when they end; the table freed */

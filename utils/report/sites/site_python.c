@@ -177,13 +177,14 @@ int sites_py_layout_from_debug(const unsigned char *area, sites_py_layout_t *out
     return -1;
 }
 
-#define PY_LINES 512
 static sites_py_layout_t learnt; /* from _Py_DebugOffsets */
 static const sites_py_layout_t *L;
 static void *(*this_thread_state)(void);
 static int (*addr2line)(void *code, int addr);
 static const void *code_type, *unicode_type;
-static sites_py_line_t *lines;
+static sites_py_line_t *lines, *placed_lines; /* placed: in the mapped state file, never freed */
+
+void sites_py_place(sites_py_line_t *area) { placed_lines = area; }
 
 int sites_py_begin(char *why, size_t len)
 {
@@ -224,8 +225,8 @@ int sites_py_begin(char *why, size_t len)
         L = NULL;
         return -1;
     }
-    free(lines);
-    lines = calloc(PY_LINES, sizeof *lines);
+    if (lines != placed_lines) free(lines);
+    lines = placed_lines ? placed_lines : calloc(SITES_PY_LINES, sizeof *lines);
     if (!lines) {
         snprintf(why, len, "no memory for the Python lines");
         L = NULL;
@@ -283,8 +284,8 @@ int sites_py_where(void)
     /* the key: code, offset and file (a freed code object's address may be
      * reused by another) */
     uintptr_t h = ((uintptr_t)code >> 4) * 31 + (uintptr_t)addr * 0x9E3779B1u + (file >> 4);
-    for (int i = 0; i < PY_LINES; i++) {
-        sites_py_line_t *e = &lines[(h + (uintptr_t)i) % PY_LINES];
+    for (int i = 0; i < SITES_PY_LINES; i++) {
+        sites_py_line_t *e = &lines[(h + (uintptr_t)i) % SITES_PY_LINES];
         uintptr_t cur = __atomic_load_n(&e->code, __ATOMIC_ACQUIRE);
         if (cur == 0) {
             uintptr_t want = 0;
@@ -298,17 +299,17 @@ int sites_py_where(void)
                 copy_str(e->file, sizeof e->file, (const void *)file);
                 copy_str(e->func, sizeof e->func, AT(code, L->co_name));
                 __atomic_store_n(&e->ready, 1, __ATOMIC_RELEASE);
-                return (int)((h + (uintptr_t)i) % PY_LINES) + 1;
+                return (int)((h + (uintptr_t)i) % SITES_PY_LINES) + 1;
             }
         }
         if (cur != (uintptr_t)code) continue;
         while (!__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE)) {}
-        if (e->addr == addr && e->filename == file) return (int)((h + (uintptr_t)i) % PY_LINES) + 1;
+        if (e->addr == addr && e->filename == file) return (int)((h + (uintptr_t)i) % SITES_PY_LINES) + 1;
     }
     return 0;
 }
 
 const sites_py_line_t *sites_py_line(int where)
 {
-    return lines && where > 0 && where <= PY_LINES && lines[where - 1].ready ? &lines[where - 1] : NULL;
+    return lines && where > 0 && where <= SITES_PY_LINES && lines[where - 1].ready ? &lines[where - 1] : NULL;
 }

@@ -59,6 +59,7 @@ typedef struct sites_call {
     void *pc;       /* the caller's return address */
     uintptr_t prog; /* the program line behind it (sites_capture) */
     int how;        /* SITES_PROG_* */
+    int lost;       /* its site had no room: the call is counted once as not recorded */
     long long t0;   /* sites_ticks() at entry */
     sites_site_t *site;
     long long sent, received; /* its bytes, for the timeline (site_timeline.h) */
@@ -117,6 +118,7 @@ static inline int sites_enter(sites_call_t *c, int fn, void *pc)
     c->how = SITES_PROG_SELF;
     c->prog = 0;
     c->site = NULL;
+    c->lost = 0;
     c->sent = c->received = 0;
     c->t0 = sites_ticks();
     return 1;
@@ -243,8 +245,8 @@ void sites_window(int open);
  * it, or too small, they are allocated.  The layout: sites_state_layout
  * (the bytes needed for nprocs ranks, and each table's offset). */
 typedef struct sites_layout {
-    uint64_t slots, sites, colls, p2p_msgs, p2p_bytes, rings; /* offsets */
-    int nslots, nsites, ncolls;
+    uint64_t slots, sites, colls, p2p_msgs, p2p_bytes, rings, overflows, py_lines; /* offsets */
+    int nslots, nsites, ncolls, npy_lines;
 } sites_layout_t;
 size_t sites_state_layout(int nprocs, sites_layout_t *l);
 void sites_place(void *area, size_t len);

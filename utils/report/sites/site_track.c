@@ -70,7 +70,7 @@ static void track_put(uintptr_t key, int state, sites_site_t *site, MPI_Comm com
         __atomic_store_n(&t->state, state, __ATOMIC_RELEASE);
         return;
     }
-    ADD(&sites_untracked, 1);
+    ADD(&sites_over->untracked, 1);
 }
 
 static void track_receive(sites_call_t *c, int state, MPI_Request req, MPI_Comm comm, int source, int tag)
@@ -198,7 +198,7 @@ MPI_Status *sites_batch_begin(sites_batch_t *b, MPI_Request reqs[], int n, MPI_S
             int *idx = sites_scratch(SITES_SCRATCH_IDX, sizeof *idx * (size_t)n);
             uintptr_t *key = sites_scratch(SITES_SCRATCH_KEY, sizeof *key * (size_t)n);
             if (!idx || !key) {
-                ADD(&sites_untracked, 1);
+                ADD(&sites_over->untracked, 1);
                 continue;
             }
             memcpy(idx, b->idx_s, sizeof b->idx_s);
