@@ -28,9 +28,8 @@ static long long *p2p_msgs, *p2p_bytes, p2p_other; /* by receiver, world_size ea
 static sites_coll_cell_t *colls;
 
 /* ---- sites: one per (caller, program line, call) */
-sites_site_t *sites_site_of(sites_call_t *c)
+sites_site_t *sites_site_find(sites_call_t *c)
 {
-    if (c->site) return c->site;
     uintptr_t pc = (uintptr_t)c->pc;
     unsigned h = hash_ptr(pc ^ (c->prog * 31 + (uintptr_t)c->how)) & (SITES_MAX - 1);
     for (int probe = 0; probe < SITES_MAX; probe++, h = (h + 1) & (SITES_MAX - 1)) {
