@@ -28,9 +28,8 @@ static long long *p2p_msgs, *p2p_bytes, p2p_other; /* by receiver, world_size ea
 static sites_coll_cell_t *colls;
 
 /* ---- sites: one per (caller, program line, call) */
-sites_site_t *sites_site_of(sites_call_t *c)
+sites_site_t *sites_site_find(sites_call_t *c)
 {
-    if (c->site || c->lost) return c->site;
     uintptr_t pc = (uintptr_t)c->pc;
     unsigned h = hash_ptr(pc ^ (c->prog * 31 + (uintptr_t)c->how)) & (SITES_MAX - 1);
     for (int probe = 0; probe < SITES_MAX; probe++, h = (h + 1) & (SITES_MAX - 1)) {
@@ -167,14 +166,21 @@ void sites_send(sites_call_t *c, long long count, MPI_Datatype type, int peer, M
 /* the bytes received */
 long long sites_in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm)
 {
-    int flag = 0;
-    MPI_Count n = 0; /* a large-count receive's bytes may pass INT_MAX */
+    int flag = 0, n_int = 0;
+    MPI_Count n = 0;
     if (!s || st->MPI_SOURCE == MPI_PROC_NULL) return 0;
     if (PMPI_Test_cancelled(st, &flag) == MPI_SUCCESS && flag) return 0;
+    /* MPI_Get_count first: the large-count forms cost more (Open MPI's
+     * MPI_Get_elements_x walks the datatype), and it says MPI_UNDEFINED
+     * only for a receive past INT_MAX bytes, then asked of them */
+    if (PMPI_Get_count(st, MPI_BYTE, &n_int) == MPI_SUCCESS && n_int != MPI_UNDEFINED)
+        n = n_int >= 0 ? n_int : 0;
 #if MPI_VERSION >= 4
-    if (PMPI_Get_count_c(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0) n = 0;
+    else if (PMPI_Get_count_c(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
+        n = 0;
 #else /* MPI 3's: deprecated from MPI 4.1 on */
-    if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0) n = 0;
+    else if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
+        n = 0;
 #endif
     ADD(&s->msgs_in, 1);
     ADD(&s->bytes_in, (long long)n);

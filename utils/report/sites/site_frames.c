@@ -135,13 +135,13 @@ static struct {
     uintptr_t lo, hi; /* lo 0: free */
     int cls;          /* 0 until written */
 } mods[MODS];
-static __thread uintptr_t last_lo __attribute__((tls_model("initial-exec")));
-static __thread uintptr_t last_hi __attribute__((tls_model("initial-exec")));
-static __thread int last_cls __attribute__((tls_model("initial-exec")));
+__thread uintptr_t sites_mod_lo __attribute__((tls_model("initial-exec")));
+__thread uintptr_t sites_mod_hi __attribute__((tls_model("initial-exec")));
+__thread int sites_mod_cls __attribute__((tls_model("initial-exec")));
 
 int sites_module_class(uintptr_t pc)
 {
-    if (pc - last_lo < last_hi - last_lo) return last_cls;
+    if (pc - sites_mod_lo < sites_mod_hi - sites_mod_lo) return sites_mod_cls;
     sites_module_t mod;
     if (sites_module_at(pc, &mod) != 0) return SITES_MOD_PROGRAM; /* no module: generated code */
     uintptr_t lo = mod.start, hi = mod.end;
@@ -166,7 +166,7 @@ int sites_module_class(uintptr_t pc)
         }
     }
     if (!cls) cls = classify(mod.path);
-    last_lo = lo, last_hi = hi, last_cls = cls;
+    sites_mod_lo = lo, sites_mod_hi = hi, sites_mod_cls = cls;
     return cls;
 }
 
@@ -176,7 +176,7 @@ int sites_module_class(uintptr_t pc)
  * (doc/performance.md), paid by every call made inside a library.  So each walk that reaches the
  * program is kept as a chain: for the wrapper's return address and the
  * caller's, where on the stack each library frame's return address lies
- * (from sites_capture's own frame) and what it is.  The next call
+ * (from sites_capture_any's own frame) and what it is.  The next call
  * with the same two return addresses checks the chain against the stack,
  * frame by frame (each library frame's return address where the chain says
  * it is), and reads the program's return address from the last one's slot:
@@ -192,7 +192,7 @@ typedef struct chain {
     uintptr_t wpc, pc;           /* key: the wrapper's return address (which wrapper) and the caller's */
     int n;                       /* library frames L1 (the caller) .. Ln */
     int none;                    /* 1: L(n + 1) is a library frame too, beyond the depth */
-    long off[CHAIN_MAX + 2];     /* off[i]: the slot of Li's return address, from sites_capture's frame
+    long off[CHAIN_MAX + 2];     /* off[i]: the slot of Li's return address, from sites_capture_any's frame
                                       (off[n + 1]: the program's) */
     uintptr_t ip[CHAIN_MAX + 2]; /* ip[i]: Li's return address (ip[1] = pc) */
 } chain_t;
@@ -300,7 +300,7 @@ static void python_line(sites_call_t *c)
     c->prog = (uintptr_t)where;
 }
 
-__attribute__((noinline)) void sites_capture(sites_call_t *c)
+__attribute__((noinline)) void sites_capture_any(sites_call_t *c)
 {
     uintptr_t pc = (uintptr_t)c->pc;
     c->how = SITES_PROG_SELF;
@@ -359,7 +359,7 @@ void sites_frames_begin(int d, const char *libs, char *why, size_t len)
     memset(mods, 0, sizeof mods);
     memset(chains, 0, sizeof chains);
     chains_on = report_bool_env("PAPI_MPIT_REPORT_SITE_CHAINS", 1);
-    last_lo = last_hi = 0;
+    sites_mod_lo = sites_mod_hi = 0;
     why[0] = '\0';
     python_ok = sites_py_begin(why, len) == 0;
     /* the unwinder is loaded and its first walk done here, not inside a call */

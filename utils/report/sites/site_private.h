@@ -17,6 +17,11 @@
 #include "site_table.h"
 #include "site_timeline.h"
 
+/* Inside the library only: calls between its files go direct, not through
+ * the PLT, and its globals are read without the GOT (the wrappers' path
+ * crosses several files per call). */
+#pragma GCC visibility push(hidden)
+
 /* counts: atomic where the program's threads may call MPI at once, plain
  * adds otherwise (a lock prefix per count is most of a wrapper's cost) */
 #define ADD(p, v)        (sites_mt ? (void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED) : (void)(*(p) += (v)))
@@ -37,10 +42,18 @@ static inline unsigned hash_ptr(uintptr_t k)
 /* site_world.c: the world's size and this rank's; the world rank of rank in
  * comm (for an intercommunicator, of its remote group) or in win's group;
  * -1 for none (MPI_PROC_NULL, MPI_ANY_SOURCE, outside the world) */
-extern int sites_world_size;
+extern int sites_world_size, sites_world_me;
+extern MPI_Comm sites_world_comm, sites_self_comm;
 void sites_world_begin(int rank, int nprocs);
 void sites_world_keyvals(void);
-int sites_world_rank(MPI_Comm comm, int rank);
+int sites_world_rank_of(MPI_Comm comm, int rank); /* other communicators: their translation */
+static inline int sites_world_rank(MPI_Comm comm, int rank)
+{
+    if (rank < 0) return -1;
+    if (comm == sites_world_comm) return rank < sites_world_size ? rank : -1;
+    if (comm == sites_self_comm) return rank == 0 ? sites_world_me : -1;
+    return sites_world_rank_of(comm, rank);
+}
 int sites_win_world_rank(MPI_Win win, int rank);
 
 /* site_clock.c: its anchors taken (sites_begin), its rate measured at the
@@ -52,10 +65,28 @@ long long sites_clock_ns(long long ticks);
 /* site_slots.c: the calling thread's slot (NULL when none is left), a call
  * in progress written to it, the line a snapshot names; the slots placed in
  * the mapped state file; the thread's call over */
-sites_slot_t *sites_slot(void);
-void sites_set_slot(sites_slot_t *slot, int fn, uintptr_t pc, long long since, int peer, int tag,
-                    int any_source, int any_tag, uintptr_t comm);
-uintptr_t sites_slot_pc(const sites_call_t *c);
+extern __thread sites_slot_t *sites_my_slot __attribute__((tls_model("initial-exec")));
+extern __thread int sites_my_slot_tried __attribute__((tls_model("initial-exec")));
+sites_slot_t *sites_slot_claim(void);
+static inline sites_slot_t *sites_slot(void)
+{
+    return sites_my_slot || sites_my_slot_tried ? sites_my_slot : sites_slot_claim();
+}
+/* only this thread writes its slot: plain stores, ordered by fences (free
+ * on x86), no locked instruction on the wrappers' path */
+static inline void sites_set_slot(sites_slot_t *slot, int fn, uintptr_t pc, long long since, int peer,
+                                  int tag, int any_source, int any_tag, uintptr_t comm)
+{
+    sites_current_t *s = sites_slot_next(slot);
+    s->fn = fn, s->pc = pc, s->since = since, s->peer = peer, s->tag = tag;
+    s->any_source = any_source, s->any_tag = any_tag, s->comm = comm;
+    sites_slot_publish(slot);
+}
+/* a snapshot names the program's line behind a library where there is one */
+static inline uintptr_t sites_slot_pc(const sites_call_t *c)
+{
+    return c->how == SITES_PROG_NATIVE ? c->prog : (uintptr_t)c->pc;
+}
 void sites_slots_place(sites_slot_t *area, sites_ring_t *rings);
 void sites_slots_end(void);
 void sites_slot_leave(const sites_call_t *c, long long t1);
@@ -63,7 +94,12 @@ void sites_slot_leave(const sites_call_t *c, long long t1);
 /* site_charge.c: the call's site (NULL when the table is full); a message
  * out to wpeer or in as st says, charged to s; the tables placed in area
  * (layout l) or allocated; 1 when they are there; freed (when not placed) */
-sites_site_t *sites_site_of(sites_call_t *c);
+sites_site_t *sites_site_find(sites_call_t *c);
+/* a call whose site found no room (lost) is counted once, not at each look */
+static inline sites_site_t *sites_site_of(sites_call_t *c)
+{
+    return c->site || c->lost ? c->site : sites_site_find(c);
+}
 void sites_out_message(sites_site_t *s, long long bytes, int wpeer);
 long long sites_in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm);
 void sites_charge_place(char *area, const sites_layout_t *l);
@@ -79,5 +115,7 @@ extern sites_overflow_t *sites_over;
 int sites_track_begin(void);
 void sites_track_keys(void);
 void sites_track_end(void);
+
+#pragma GCC visibility pop
 
 #endif

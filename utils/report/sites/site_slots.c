@@ -21,14 +21,14 @@ int sites_mt;
 static sites_slot_t slots_own[SITES_THREADS], *slots = slots_own;
 static int nslots;
 static long long slots_overflow;
-static __thread sites_slot_t *my_slot __attribute__((tls_model("initial-exec")));
-static __thread int my_slot_tried __attribute__((tls_model("initial-exec")));
+__thread sites_slot_t *sites_my_slot __attribute__((tls_model("initial-exec")));
+__thread int sites_my_slot_tried __attribute__((tls_model("initial-exec")));
 static sites_ring_t *rings; /* each slot's last calls: in the mapped file only */
 
-sites_slot_t *sites_slot(void)
+/* the thread's first counted call */
+sites_slot_t *sites_slot_claim(void)
 {
-    if (my_slot || my_slot_tried) return my_slot;
-    my_slot_tried = 1;
+    sites_my_slot_tried = 1;
     int i = __atomic_fetch_add(&nslots, 1, __ATOMIC_RELAXED);
     if (i >= SITES_THREADS) {
         ADD(&slots_overflow, 1);
@@ -36,24 +36,7 @@ sites_slot_t *sites_slot(void)
     }
     long tid = (long)syscall(SYS_gettid);
     for (int k = 0; k < 2; k++) slots[i].rec[k].fn = -1, slots[i].rec[k].tid = tid;
-    return my_slot = &slots[i];
-}
-
-void sites_set_slot(sites_slot_t *slot, int fn, uintptr_t pc, long long since, int peer, int tag,
-                    int any_source, int any_tag, uintptr_t comm)
-{
-    /* only this thread writes its slot: plain stores, ordered by fences
-   * (free on x86), no locked instruction on the wrappers' path */
-    sites_current_t *s = sites_slot_next(slot);
-    s->fn = fn, s->pc = pc, s->since = since, s->peer = peer, s->tag = tag;
-    s->any_source = any_source, s->any_tag = any_tag, s->comm = comm;
-    sites_slot_publish(slot);
-}
-
-/* a snapshot names the program's line behind a library where there is one */
-uintptr_t sites_slot_pc(const sites_call_t *c)
-{
-    return c->how == SITES_PROG_NATIVE ? c->prog : (uintptr_t)c->pc;
+    return sites_my_slot = &slots[i];
 }
 
 void sites_mark(sites_call_t *c, int peer, int tag, MPI_Comm comm)
@@ -78,21 +61,21 @@ void sites_slots_end(void) { rings = NULL; }
 /* the call as its slot holds it (every counted call marks it), into its ring */
 static inline void ring_add(const sites_call_t *c, long long t1)
 {
-    const sites_current_t *k = &my_slot->rec[my_slot->seq & 1];
-    sites_ring_add(&rings[my_slot - slots], c->fn, sites_slot_pc(c), k->peer, k->tag,
+    const sites_current_t *k = &sites_my_slot->rec[sites_my_slot->seq & 1];
+    sites_ring_add(&rings[sites_my_slot - slots], c->fn, sites_slot_pc(c), k->peer, k->tag,
                    k->any_source | k->any_tag << 1, k->comm, c->sent, c->received, c->t0, t1);
 }
 
 void sites_slot_leave(const sites_call_t *c, long long t1)
 {
-    if (!my_slot) return;
+    if (!sites_my_slot) return;
 #if !defined(SITES_NO_TIMELINE) /* bench/report_timeline.sh builds without it, to measure it */
     if (rings) ring_add(c, t1);
 #endif
     /* the call is over: no call (the tid is set once in both copies), and since when */
-    sites_current_t *r = sites_slot_next(my_slot);
+    sites_current_t *r = sites_slot_next(sites_my_slot);
     r->fn = -1, r->since = t1;
-    sites_slot_publish(my_slot);
+    sites_slot_publish(sites_my_slot);
 }
 
 int sites_current(sites_current_t *out, int max, int *n)

@@ -53,6 +53,10 @@
 #include "site_current.h"
 #include "site_frames.h"
 
+/* Inside the library only (the wrappers, the rank's code): direct calls and
+ * globals read without the GOT; the MPI_ entry points keep mpi.h's. */
+#pragma GCC visibility push(hidden)
+
 /* One call in progress (on the wrapper's stack). */
 typedef struct sites_call {
     int fn;
@@ -128,9 +132,21 @@ void sites_leave(sites_call_t *c);
  * wrapper itself (every language binding's): when c->pc is in a library's
  * code, finds the program's own frame behind it (at most --site-depth
  * frames up) or the Python line behind mpi4py, into c->prog and c->how.
- * A call from the program's own code costs a module lookup; no lock, no
- * allocation. */
-void sites_capture(sites_call_t *c);
+ * A call from the program's own code costs a module lookup, and nothing
+ * but a range check when it is in the module the thread's last lookup
+ * found (sites_mod_*: sites_module_class's cache); no lock, no allocation. */
+extern __thread uintptr_t sites_mod_lo __attribute__((tls_model("initial-exec")));
+extern __thread uintptr_t sites_mod_hi __attribute__((tls_model("initial-exec")));
+extern __thread int sites_mod_cls __attribute__((tls_model("initial-exec")));
+void sites_capture_any(sites_call_t *c);
+/* inlined: sites_capture_any keys its chains by its return address in the wrapper */
+static inline __attribute__((always_inline)) void sites_capture(sites_call_t *c)
+{
+    uintptr_t pc = (uintptr_t)c->pc - 1;
+    /* the program's own code: the site is the caller (sites_enter's SITES_PROG_SELF) */
+    if (pc - sites_mod_lo < sites_mod_hi - sites_mod_lo && sites_mod_cls == SITES_MOD_PROGRAM) return;
+    sites_capture_any(c);
+}
 
 /* A handle as a key (MPI_Request and MPI_Message are pointers in Open MPI
  * and the standard ABI, integers in MPICH). */
@@ -268,5 +284,7 @@ const sites_site_t *sites_table(int *cap);
 void sites_p2p(const long long **msgs, const long long **bytes, int *nprocs, long long *other);
 const sites_coll_cell_t *sites_colls(int *cap);
 void sites_overflows(long long *sites, long long *colls, long long *untracked);
+
+#pragma GCC visibility pop
 
 #endif

@@ -14,9 +14,8 @@
 #include "site_private.h"
 #include "site_table.h"
 
-int sites_world_size;
-static int my_rank;
-static MPI_Comm world, self;
+int sites_world_size, sites_world_me;
+MPI_Comm sites_world_comm, sites_self_comm;
 /* the communicators' and windows' translations to world ranks (their
  * MPI attribute owns them), found without the MPI: an open-addressed table
  * shared by every thread, filled at a handle's first use under tables_mu
@@ -35,10 +34,10 @@ static int comm_keyval = MPI_KEYVAL_INVALID, win_keyval = MPI_KEYVAL_INVALID;
 
 void sites_world_begin(int rank, int nprocs)
 {
-    my_rank = rank;
+    sites_world_me = rank;
     sites_world_size = nprocs;
-    world = MPI_COMM_WORLD;
-    self = MPI_COMM_SELF;
+    sites_world_comm = MPI_COMM_WORLD;
+    sites_self_comm = MPI_COMM_SELF;
 }
 
 /* ---- ranks of MPI_COMM_WORLD */
@@ -121,7 +120,7 @@ static int *translation(MPI_Group group)
     if (!t) return NULL;
     t[0] = n;
     for (int i = 0; i < n; i++) t[1 + n + i] = i;
-    PMPI_Comm_group(world, &wg);
+    PMPI_Comm_group(sites_world_comm, &wg);
     PMPI_Group_translate_ranks(group, n, t + 1 + n, wg, t + 1);
     PMPI_Group_free(&wg);
     for (int i = 0; i < n; i++)
@@ -159,12 +158,12 @@ static const int *first_use(uintptr_t key, MPI_Comm comm, MPI_Win win)
 }
 
 /* The world rank of rank in comm (for an intercommunicator, of its remote
- * group); -1 for none (MPI_PROC_NULL, MPI_ANY_SOURCE, outside the world). */
-int sites_world_rank(MPI_Comm comm, int rank)
+ * group), comm neither MPI_COMM_WORLD nor MPI_COMM_SELF (sites_world_rank
+ * answers those); -1 for none (MPI_PROC_NULL, MPI_ANY_SOURCE, outside the
+ * world). */
+int sites_world_rank_of(MPI_Comm comm, int rank)
 {
     if (rank < 0) return -1;
-    if (comm == world) return rank < sites_world_size ? rank : -1;
-    if (comm == self) return rank == 0 ? my_rank : -1;
     if (comm_keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL) return -1;
     uintptr_t key = sites_key(comm);
     const int *t = table_find(key);
