@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "site_modules.h"
+#include "site_count.h"
 #include "site_private.h"
 #include "site_table.h"
 

@@ -1,10 +1,10 @@
 /*
- * papi-mpit-report: the call sites and what is charged to them
- * (site_table.h says what is charged where): sites, peers and collective
- * cells are open-addressed tables of fixed size, claimed with
- * compare-and-swap; counts are relaxed atomic adds where the program's
- * threads may call MPI at once (a Waitall on one thread and an Isend on
- * another may charge one site at once).
+ * papi-mpit-report: what is charged to the call sites (site_table.h says
+ * what is charged where; site_find.c finds a call's site): sites, peers
+ * and collective cells are open-addressed tables of fixed size, claimed
+ * with compare-and-swap; counts are relaxed atomic adds where the
+ * program's threads may call MPI at once (a Waitall on one thread and an
+ * Isend on another may charge one site at once).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -13,6 +13,8 @@
 
 #include <stdlib.h>
 
+#include "site_count.h"
+#include "site_hash.h"
 #include "site_private.h"
 #include "site_table.h"
 
@@ -21,40 +23,8 @@ __thread int sites_depth __attribute__((tls_model("initial-exec")));
 __thread sites_call_t *sites_call_now __attribute__((tls_model("initial-exec")));
 static long long found_outside;
 
-static sites_site_t *sites;
-static sites_overflow_t overflow_heap; /* without a mapped state file */
-sites_overflow_t *sites_over = &overflow_heap;
 static long long *p2p_msgs, *p2p_bytes, p2p_other; /* by receiver, world_size each */
 static sites_coll_cell_t *colls;
-
-/* ---- sites: one per (caller, program line, call) */
-sites_site_t *sites_site_find(sites_call_t *c)
-{
-    uintptr_t pc = (uintptr_t)c->pc;
-    unsigned h = hash_ptr(pc ^ (c->prog * 31 + (uintptr_t)c->how)) & (SITES_MAX - 1);
-    for (int probe = 0; probe < SITES_MAX; probe++, h = (h + 1) & (SITES_MAX - 1)) {
-        sites_site_t *s = &sites[h];
-        uintptr_t cur = __atomic_load_n(&s->pc, __ATOMIC_ACQUIRE);
-        if (cur == 0) {
-            uintptr_t want = 0;
-            if (__atomic_compare_exchange_n(&s->pc, &want, pc, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                s->prog = c->prog;
-                s->how = c->how;
-                __atomic_store_n(&s->fn1, c->fn + 1, __ATOMIC_RELEASE);
-                return c->site = s;
-            }
-            cur = want;
-        }
-        if (cur != pc) continue;
-        /* claimed: its call is written right after (by another thread, maybe) */
-        int fn1;
-        while ((fn1 = __atomic_load_n(&s->fn1, __ATOMIC_ACQUIRE)) == 0) {}
-        if (fn1 == c->fn + 1 && s->prog == c->prog && s->how == c->how) return c->site = s;
-    }
-    c->lost = 1;
-    ADD(&sites_over->sites, 1);
-    return NULL;
-}
 
 /* the longest and shortest single call: a CAS loop where threads may race
  * (each pass reads the current extreme; stores only an improvement) */
@@ -310,7 +280,7 @@ void sites_io(sites_call_t *c, long long count, MPI_Datatype type, int write)
 void sites_found_waiting(void)
 {
     sites_call_t *c = sites_call_now;
-    sites_site_t *s = c && sites ? sites_site_of(c) : NULL;
+    sites_site_t *s = c && sites_site_table ? sites_site_of(c) : NULL;
     ADD_ATOMIC(s ? &s->found : &found_outside, 1); /* maybe on a progress thread */
 }
 
@@ -318,7 +288,7 @@ long long sites_found_outside(void) { return found_outside; }
 
 void sites_charge_place(char *area, const sites_layout_t *l)
 {
-    sites = (sites_site_t *)(area + l->sites);
+    sites_site_table = (sites_site_t *)(area + l->sites);
     colls = (sites_coll_cell_t *)(area + l->colls);
     p2p_msgs = (long long *)(area + l->p2p_msgs);
     p2p_bytes = (long long *)(area + l->p2p_bytes);
@@ -327,24 +297,24 @@ void sites_charge_place(char *area, const sites_layout_t *l)
 
 void sites_charge_alloc(int nprocs)
 {
-    sites = calloc(SITES_MAX, sizeof *sites);
+    sites_site_table = calloc(SITES_MAX, sizeof *sites_site_table);
     colls = calloc(COLL_MAX, sizeof *colls);
     p2p_msgs = calloc((size_t)nprocs, sizeof *p2p_msgs);
     p2p_bytes = calloc((size_t)nprocs, sizeof *p2p_bytes);
 }
 
-int sites_charge_ready(void) { return sites && colls && p2p_msgs && p2p_bytes; }
+int sites_charge_ready(void) { return sites_site_table && colls && p2p_msgs && p2p_bytes; }
 
 void sites_charge_end(int free_them)
 {
-    if (free_them) free(sites), free(colls), free(p2p_msgs), free(p2p_bytes);
-    sites = NULL, colls = NULL, p2p_msgs = NULL, p2p_bytes = NULL;
+    if (free_them) free(sites_site_table), free(colls), free(p2p_msgs), free(p2p_bytes);
+    sites_site_table = NULL, colls = NULL, p2p_msgs = NULL, p2p_bytes = NULL;
 }
 
 const sites_site_t *sites_table(int *cap)
 {
-    *cap = sites ? SITES_MAX : 0;
-    return sites;
+    *cap = sites_site_table ? SITES_MAX : 0;
+    return sites_site_table;
 }
 
 void sites_p2p(const long long **msgs, const long long **bytes, int *nprocs, long long *other)
@@ -359,11 +329,4 @@ const sites_coll_cell_t *sites_colls(int *cap)
 {
     *cap = colls ? COLL_MAX : 0;
     return colls;
-}
-
-void sites_overflows(long long *s, long long *c, long long *u)
-{
-    *s = sites_over->sites;
-    *c = sites_over->colls;
-    *u = sites_over->untracked;
 }

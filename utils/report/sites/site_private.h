@@ -2,9 +2,12 @@
  * papi-mpit-report: what the call-site tables' files share among
  * themselves (site_table.h is their face to the wrappers and the rank).
  * Arrows: site_begin.c (the tables' place, begin and end) -> site_track.c
- * (requests charged later) -> site_charge.c (sites and their counts) ->
- * site_slots.c (the calls in progress) -> site_world.c (ranks of
- * MPI_COMM_WORLD), site_clock.c (the TSC clock).
+ * (requests charged later) -> site_charge.c (counts charged to sites) ->
+ * site_slots.c (the calls in progress) -> site_find.c (a call's site),
+ * site_claim.c (a thread's slot), site_world.c (ranks of MPI_COMM_WORLD),
+ * site_clock.c (the TSC clock), site_count.c (how they count).  The inline
+ * fast paths here call only into those last ones, which take nothing from
+ * this header.
  */
 #ifndef PAPI_MPIT_SITES_PRIVATE_H
 #define PAPI_MPIT_SITES_PRIVATE_H
@@ -22,22 +25,7 @@
  * crosses several files per call). */
 #pragma GCC visibility push(hidden)
 
-/* counts: atomic where the program's threads may call MPI at once, plain
- * adds otherwise (a lock prefix per count is most of a wrapper's cost) */
-#define ADD(p, v)        (sites_mt ? (void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED) : (void)(*(p) += (v)))
-#define ADD_ATOMIC(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
-#define COLL_MAX         1024 /* (collective, root) cells */
-
-/* site_slots.c: whether the program's threads may call MPI at once (ADD) */
-extern int sites_mt;
-
-static inline unsigned hash_ptr(uintptr_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return (unsigned)k;
-}
+#define COLL_MAX 1024 /* (collective, root) cells */
 
 /* site_world.c: the world's size and this rank's; the world rank of rank in
  * comm (for an intercommunicator, of its remote group) or in win's group;
@@ -62,12 +50,17 @@ void sites_clock_begin(void);
 void sites_clock_window(int open);
 long long sites_clock_ns(long long ticks);
 
-/* site_slots.c: the calling thread's slot (NULL when none is left), a call
- * in progress written to it, the line a snapshot names; the slots placed in
- * the mapped state file; the thread's call over */
+/* site_claim.c: the slots (SITES_THREADS, in the mapped state file where
+ * there is one), how many threads claimed one, the calling thread's (NULL
+ * when none was left) and its claim at its first counted call */
+extern sites_slot_t *sites_slots;
+extern int sites_nslots;
 extern __thread sites_slot_t *sites_my_slot __attribute__((tls_model("initial-exec")));
 extern __thread int sites_my_slot_tried __attribute__((tls_model("initial-exec")));
 sites_slot_t *sites_slot_claim(void);
+/* site_slots.c: a call in progress written to the thread's slot, the line
+ * a snapshot names; the slots placed in the mapped state file; the
+ * thread's call over */
 static inline sites_slot_t *sites_slot(void)
 {
     return sites_my_slot || sites_my_slot_tried ? sites_my_slot : sites_slot_claim();
@@ -87,28 +80,28 @@ static inline uintptr_t sites_slot_pc(const sites_call_t *c)
 {
     return c->how == SITES_PROG_NATIVE ? c->prog : (uintptr_t)c->pc;
 }
-void sites_slots_place(sites_slot_t *area, sites_ring_t *rings);
+void sites_slots_place(sites_slot_t *area, sites_ring_t *ring_area);
 void sites_slots_end(void);
 void sites_slot_leave(const sites_call_t *c, long long t1);
 
-/* site_charge.c: the call's site (NULL when the table is full); a message
- * out to wpeer or in as st says, charged to s; the tables placed in area
- * (layout l) or allocated; 1 when they are there; freed (when not placed) */
+/* site_find.c: the table of sites (placed, allocated and freed by
+ * site_charge.c); the call's site (NULL when the table is full) */
+extern sites_site_t *sites_site_table;
 sites_site_t *sites_site_find(sites_call_t *c);
 /* a call whose site found no room (lost) is counted once, not at each look */
 static inline sites_site_t *sites_site_of(sites_call_t *c)
 {
     return c->site || c->lost ? c->site : sites_site_find(c);
 }
+/* site_charge.c: a message out to wpeer or in as st says, charged to s;
+ * the tables placed in area (layout l) or allocated; 1 when they are
+ * there; freed (when not placed) */
 void sites_out_message(sites_site_t *s, long long bytes, int wpeer);
 long long sites_in_message(sites_site_t *s, const MPI_Status *st, MPI_Comm comm);
 void sites_charge_place(char *area, const sites_layout_t *l);
 void sites_charge_alloc(int nprocs);
 int sites_charge_ready(void);
 void sites_charge_end(int free_them);
-/* what did not fit (site_charge.c's counters, in the mapped state file
- * where the tables are; site_track.c counts its untracked requests there) */
-extern sites_overflow_t *sites_over;
 
 /* site_track.c: its table allocated (0, or -1 when out of memory), the
  * threads' scratch arrays freed when they end; the table freed */

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "site_count.h"
+#include "site_hash.h"
 #include "site_private.h"
 #include "site_table.h"
 
