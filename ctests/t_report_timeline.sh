@@ -3,17 +3,19 @@
 # rank's last calls, from the ring of its thread in its mapped state file
 # (sites/site_timeline.h), written by --merge as timeline.json (trace
 # events) and, where the build has libotf2, an OTF2 archive.  timeline_ring.c
-# at 4 ranks: 5 MPI_Sendrecv of known peer, tag and bytes, a barrier, then
-# a receive no rank ever sends (a ring deadlock).  --merge is polled on the
-# live job until it names the cycle of 4 (no sleep as synchronisation),
-# then every process of the job gets SIGKILL at once, no signal first.
-# Checked, for every rank: timeline.json holds exactly those 6 calls in
-# order (call numbers 1-6, name, peer = the left neighbour, tag, bytes
-# sent and received, the program's line), then the receive in progress (a
-# "B" event with no end, marked in_progress), begin <= end and each call
-# after the one before; otf2-print of the archive shows the same 7 calls
-# per rank (6 Enter/Leave pairs, one Enter with in_progress).  Chromium,
-# where installed, loads nothing here: the trace's viewers are not tested.
+# at 4 ranks: K MPI_Sendrecv of known peer, tag and bytes, a barrier, then
+# a receive no rank ever sends (a ring deadlock); run with K = 5, and with
+# K = 600, where the ring of 256 calls has wrapped twice and keeps calls
+# 346 to 601 only.  --merge is polled on the live job until it names the
+# cycle of 4 (no sleep as synchronisation), then every process of the job
+# gets SIGKILL at once, no signal first.
+# Checked, for every rank: timeline.json holds exactly the calls the ring
+# keeps, in order (call numbers, name, peer = the left neighbour, tag,
+# bytes sent and received, the program's line), then the receive in
+# progress (a "B" event with no end, marked in_progress), begin <= end and
+# each call after the one before, and the thread's count of calls (K + 1);
+# otf2-print of the archive shows the same calls per rank (Enter/Leave
+# pairs, one Enter with in_progress).
 # flavors: openmpi mpich
 # timeout: 300
 # scope: family (the kernel keeps a killed rank's mapped file whatever the launcher: the test kills every process itself)
@@ -23,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 report_tool || exit 1
 test_workdir report-timeline || exit 1
 $MPICC -g -O0 -Wall -Wextra -Werror "$here/timeline_ring.c" -o timeline_ring || { echo "FAIL: cannot build timeline_ring"; exit 1; }
-np=4
+np=4 kept=256 # SITES_RING_CALLS (sites/site_timeline.h)
 line() { grep -n "site:$1" "$here/timeline_ring.c" | cut -d: -f1; }
 sr=$(($(line sendrecv) + 1)) barrier=$(line barrier) ring=$(line ring)
 
@@ -35,43 +37,62 @@ cycle_seen() {
   "$wrap" --merge "$1" >/dev/null 2>&1 && sed -n 2p "$1/report.txt" | grep -q "a cycle of $np ranks"
 }
 
-set -m # the job in a process group of its own
-d=$PWD/ring
-mkdir -p "$d"
-timeout 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --snapshot-period 0 ./timeline_ring \
-  </dev/null >"$d.out" 2>"$d.err" &
-pgid=$!
-seen=
-end=$((SECONDS + 30))
-while [ $SECONDS -lt $end ]; do cycle_seen "$d" && { seen=1; break; }; sleep 0.2; done
-procs=$(descendants $pgid)
-kill -KILL -- -$pgid $procs 2>/dev/null
-{ wait $pgid; } 2>/dev/null
-[ -n "$seen" ] || { fail "--merge never saw the cycle of $np ranks in 30 s"; cat "$d.err"; exit 1; }
-rm -f "$d"/report.* "$d"/timeline.json
-rm -rf "$d"/timeline-otf2
-"$wrap" --merge "$d" >"$d.merge.out" 2>"$d.merge.err" || { fail "--merge failed"; cat "$d.merge.err"; }
-grep -q "wrote timeline.json in $d" "$d.merge.err" || fail "--merge did not say it wrote timeline.json: $(cat "$d.merge.err")"
+# killed_ring K DIR: timeline_ring K under the tool with its files in DIR,
+# SIGKILLed whole once --merge sees the cycle; then --merge of what is left
+killed_ring() {
+  local k=$1 d=$2 pgid seen= end procs
+  mkdir -p "$d"
+  set -m # the job in a process group of its own
+  timeout 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --snapshot-period 0 ./timeline_ring "$k" \
+    </dev/null >"$d.out" 2>"$d.err" &
+  pgid=$!
+  set +m
+  end=$((SECONDS + 30))
+  while [ $SECONDS -lt $end ]; do cycle_seen "$d" && { seen=1; break; }; sleep 0.2; done
+  procs=$(descendants $pgid)
+  kill -KILL -- -$pgid $procs 2>/dev/null
+  { wait $pgid; } 2>/dev/null
+  [ -n "$seen" ] || { fail "K=$k: --merge never saw the cycle of $np ranks in 30 s"; cat "$d.err"; return 1; }
+  rm -f "$d"/report.* "$d"/timeline.json
+  rm -rf "$d"/timeline-otf2
+  "$wrap" --merge "$d" >"$d.merge.out" 2>"$d.merge.err" || { fail "K=$k: --merge failed"; cat "$d.merge.err"; return 1; }
+  grep -q "wrote timeline.json in $d" "$d.merge.err" || { fail "K=$k: --merge did not say it wrote timeline.json: $(cat "$d.merge.err")"; return 1; }
+}
 
-# the JSON: exact events per rank
-python3 - "$d/timeline.json" "$np" "$sr" "$barrier" "$ring" <<'PY' || fail "timeline.json is not the program's calls"
+# The calls the ring keeps of a rank, as the checks below compare them:
+# (call number, name, args), Sendrecv i being call i + 1, the barrier call
+# K + 1, the receive in progress call K + 2
+expected='
+def expected(r, np, k, kept, sr, barrier, ring):
+    left = (r + np - 1) % np
+    want = []
+    for c in range(max(1, k + 2 - kept), k + 2):
+        if c <= k:
+            n = 1 + (c - 1) % 8
+            want.append(("MPI_Sendrecv", c, {"peer": left, "tag": 10 + c - 1, "bytes": 8 * n, "sent": 4 * n,
+                                             "received": 4 * n, "comm": "world", "site": f"timeline_ring.c:{sr}"}))
+        else:
+            want.append(("MPI_Barrier", c, {"bytes": 0, "sent": 0, "received": 0, "comm": "world",
+                                            "site": f"timeline_ring.c:{barrier}"}))
+    want.append(("MPI_Recv", k + 2, {"peer": left, "tag": 99, "comm": "world", "site": f"timeline_ring.c:{ring}",
+                                     "in_progress": True}))
+    return want
+'
+
+# check_json K DIR: exact events per rank
+check_json() {
+  python3 - "$2/timeline.json" "$np" "$1" "$kept" "$sr" "$barrier" "$ring" <<PY || fail "K=$1: timeline.json is not the program's calls"
 import json, sys
-path, np, sr, barrier, ring = sys.argv[1], *map(int, sys.argv[2:])
+$expected
+path, np, k, kept, sr, barrier, ring = sys.argv[1], *map(int, sys.argv[2:])
 ev = json.load(open(path))["traceEvents"]
 bad = []
 for r in range(np):
-    left = (r + np - 1) % np
-    want = [("X", "MPI_Sendrecv", i + 1, {"peer": left, "tag": 10 + i, "bytes": 8 * (i + 1), "sent": 4 * (i + 1),
-                                          "received": 4 * (i + 1), "comm": "world", "site": f"timeline_ring.c:{sr}"})
-            for i in range(5)]
-    want.append(("X", "MPI_Barrier", 6, {"bytes": 0, "sent": 0, "received": 0, "comm": "world",
-                                         "site": f"timeline_ring.c:{barrier}"}))
-    want.append(("B", "MPI_Recv", 7, {"peer": left, "tag": 99, "comm": "world", "site": f"timeline_ring.c:{ring}",
-                                      "in_progress": True}))
+    want = [("B" if a.get("in_progress") else "X", n, c, a) for n, c, a in expected(r, np, k, kept, sr, barrier, ring)]
     mine = [e for e in ev if e.get("pid") == r and e["ph"] in ("X", "B", "E")]
     got = [(e["ph"], e["name"], e["args"]["call"], {k: v for k, v in e["args"].items() if k != "call"}) for e in mine]
     if got != want:
-        bad.append(f"rank {r}: got {got}\n  want {want}")
+        bad.append(f"rank {r}: got {got[:3]} ... {got[-3:]} ({len(got)})\n  want {want[:3]} ... {want[-3:]} ({len(want)})")
         continue
     if len({e["tid"] for e in mine}) != 1:
         bad.append(f"rank {r}: calls on more than one thread")
@@ -85,22 +106,23 @@ for r in range(np):
     names = [e for e in ev if e.get("pid") == r and e["ph"] == "M" and e["name"] == "process_name"]
     if len(names) != 1 or not names[0]["args"]["name"].startswith(f"rank {r} ("):
         bad.append(f"rank {r}: process_name {names}")
+    threads = [e["args"]["name"] for e in ev if e.get("pid") == r and e["ph"] == "M" and e["name"] == "thread_name"]
+    if len(threads) != 1 or f": {k + 1} calls, 0 torn" not in threads[0]:
+        bad.append(f"rank {r}: thread_name {threads}, not one with {k + 1} calls and 0 torn")
 for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
+}
 
-# the OTF2 archive, through otf2-print
-if grep -q "OTF2 trace is not built in" "$d.merge.err"; then
-  echo "SKIP the OTF2 check: this build has no libotf2 (configure found none)"
-elif ! command -v otf2-print >/dev/null; then
-  fail "otf2-print is not installed (otf2-tools: scripts/deps.sh installs it)"
-else
-  [ -s "$d/timeline-otf2/traces.otf2" ] || fail "no OTF2 archive timeline-otf2/traces.otf2"
-  otf2-print -A "$d/timeline-otf2/traces.otf2" >"$d.otf2.txt" 2>"$d.otf2.err" || fail "otf2-print failed: $(head -3 "$d.otf2.err")"
-  python3 - "$d.otf2.txt" "$np" "$sr" "$barrier" "$ring" <<'PY' || fail "the OTF2 archive is not the program's calls"
+# check_otf2 K DIR: the OTF2 archive, through otf2-print
+check_otf2() {
+  [ -s "$2/timeline-otf2/traces.otf2" ] || { fail "K=$1: no OTF2 archive timeline-otf2/traces.otf2"; return; }
+  otf2-print -A "$2/timeline-otf2/traces.otf2" >"$2.otf2.txt" 2>"$2.otf2.err" || { fail "K=$1: otf2-print failed: $(head -3 "$2.otf2.err")"; return; }
+  python3 - "$2.otf2.txt" "$np" "$1" "$kept" "$sr" "$barrier" "$ring" <<PY || fail "K=$1: the OTF2 archive is not the program's calls"
 import re, sys
-path, np, sr, barrier, ring = sys.argv[1], *map(int, sys.argv[2:])
+$expected
+path, np, k, kept, sr, barrier, ring = sys.argv[1], *map(int, sys.argv[2:])
 # event lines: KIND LOCATION TIME Region: "NAME" <id>, then their attributes
 events = {}
 for line in open(path):
@@ -115,27 +137,35 @@ for line in open(path):
             last[3][name] = val.strip('"')
 bad = []
 for r in range(np):
-    left = (r + np - 1) % np
     want = []
-    for i in range(5):
-        want += [("ENTER", "MPI_Sendrecv", {"call": str(i + 1), "peer": str(left), "tag": str(10 + i),
-                                            "bytes": str(8 * (i + 1)), "sent": str(4 * (i + 1)),
-                                            "received": str(4 * (i + 1)), "comm": "world",
-                                            "site": f"timeline_ring.c:{sr}"}), ("LEAVE", "MPI_Sendrecv", {})]
-    want += [("ENTER", "MPI_Barrier", {"call": "6", "bytes": "0", "sent": "0", "received": "0", "comm": "world",
-                                       "site": f"timeline_ring.c:{barrier}"}), ("LEAVE", "MPI_Barrier", {})]
-    want += [("ENTER", "MPI_Recv", {"call": "7", "peer": str(left), "tag": "99", "comm": "world",
-                                    "site": f"timeline_ring.c:{ring}", "in_progress": "1"})]
-    got = [(k, n, a) for k, n, t, a in events.get(r, [])]
+    for n, c, a in expected(r, np, k, kept, sr, barrier, ring):
+        attrs = {"call": str(c), **{key: ("1" if v is True else str(v)) for key, v in a.items()}}
+        want.append(("ENTER", n, attrs))
+        if not a.get("in_progress"):
+            want.append(("LEAVE", n, {}))
+    got = [(kind, n, a) for kind, n, t, a in events.get(r, [])]
     if got != want:
-        bad.append(f"rank {r}: got {got}\n  want {want}")
-    times = [t for k, n, t, a in events.get(r, [])]
+        bad.append(f"rank {r}: got {got[:3]} ... {got[-3:]} ({len(got)})\n  want {want[:3]} ... {want[-3:]} ({len(want)})")
+    times = [t for kind, n, t, a in events.get(r, [])]
     if times != sorted(times):
-        bad.append(f"rank {r}: timestamps not in order: {times}")
+        bad.append(f"rank {r}: timestamps not in order")
 for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
-fi
-[ $fails = 0 ] && ok "a job SIGKILLed whole: every rank's last calls (5 MPI_Sendrecv, MPI_Barrier, MPI_Recv in progress) in timeline.json and the OTF2 archive, with peers, tags, bytes and lines"
+}
+
+for k in 5 600; do
+  d=$PWD/ring-$k
+  killed_ring $k "$d" || continue
+  check_json $k "$d"
+  if grep -q "OTF2 trace is not built in" "$d.merge.err"; then
+    echo "SKIP the OTF2 check: this build has no libotf2 (configure found none)"
+  elif ! command -v otf2-print >/dev/null; then
+    fail "otf2-print is not installed (otf2-tools: scripts/deps.sh installs it)"
+  else
+    check_otf2 $k "$d"
+  fi
+done
+[ $fails = 0 ] && ok "a job SIGKILLed whole: every rank's last calls in timeline.json and the OTF2 archive, with peers, tags, bytes and lines: all 7 of K=5 (5 MPI_Sendrecv, MPI_Barrier, MPI_Recv in progress), and of K=600 the last 256 the ring keeps and the receive in progress"
 [ $fails = 0 ]
