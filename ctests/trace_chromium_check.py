@@ -22,7 +22,8 @@ same number of slices, names, begins and durations (the model's
 microseconds equal to the file's; the flame chart's milliseconds to the
 nanosecond), args unchanged; the call in progress (a "B" with no "E") a
 slice of duration 0 at its begin, with in_progress in its args; the tracks
-named by the file's process_name and thread_name, one a thread with calls;
+named by the file's process_name and thread_name, one a thread with calls,
+the ranks in the order of their process_sort_index;
 the trace's bounds the earliest begin and the latest end in the file.
 Prints what the viewer parsed, per rank and thread.  Exit 0 when all
 agree, 1 on a difference or when Chromium fails, 77 when Chromium is not
@@ -58,11 +59,13 @@ def expected(doc):
     reading of a call that has not ended), in order of begin; and what is
     wrong with the file whatever the viewer makes of it (a thread or process
     with no name, a negative duration)."""
-    threads, stacks, pnames, tnames, problems = {}, {}, {}, {}, []
+    threads, stacks, pnames, tnames, order, problems = {}, {}, {}, {}, {}, []
     for e in doc["traceEvents"]:
         ph, key = e.get("ph"), (e.get("pid"), e.get("tid"))
         if ph == "M" and e.get("name") == "process_name":
             pnames[e["pid"]] = e["args"]["name"]
+        elif ph == "M" and e.get("name") == "process_sort_index":
+            order[e["pid"]] = e["args"]["sort_index"]
         elif ph == "M" and e.get("name") == "thread_name":
             tnames[key] = e["args"]["name"]
         elif ph == "X":
@@ -85,7 +88,7 @@ def expected(doc):
     ends = [s[1] + s[2] for sl in threads.values() for s in sl]
     begins = [s[1] for sl in threads.values() for s in sl]
     bounds = (min(begins), max(ends)) if begins else None
-    return threads, pnames, tnames, bounds, problems
+    return threads, pnames, tnames, order, bounds, problems
 
 
 def show(s):
@@ -156,7 +159,7 @@ def check_model(got, threads, pnames, tnames, bounds):
         print("model: the trace spans %s..%s µs" % (b["min"], b["max"]))
 
 
-def check_panel(got, threads, pnames, tnames):
+def check_panel(got, threads, pnames, tnames, order):
     panel = got["panel"]
     if panel.get("error"):
         fail("the Performance panel: " + panel["error"])
@@ -167,6 +170,10 @@ def check_panel(got, threads, pnames, tnames):
     for name in wanted:  # the panel adds " (pid)" or " (tid)" to a name
         if not any(n.startswith(name) for n in names):
             fail("the panel has no track named %r (its tracks: %s)" % (name, names))
+    ranks = sorted({k[0] for k in threads if k[0] in pnames}, key=lambda pid: (order.get(pid, pid), pid))
+    at = [next((i for i, n in enumerate(names) if n.startswith(pnames[pid] + " (")), -1) for pid in ranks]
+    if at != sorted(at):
+        fail("the panel's process tracks are not in the file's process_sort_index order: %s" % names)
     drawn = {}
     for e in panel["entries"]:
         drawn.setdefault((e["pid"], e["tid"]), []).append(e)
@@ -200,7 +207,7 @@ def main():
     try:
         with open(path) as f:
             doc = json.load(f)
-        threads, pnames, tnames, bounds, problems = expected(doc)
+        threads, pnames, tnames, order, bounds, problems = expected(doc)
     except (OSError, ValueError, KeyError, TypeError) as e:
         print("FAIL: %s is not a trace this checker reads: %s: %s" % (path, type(e).__name__, e))
         sys.exit(1)
@@ -218,7 +225,7 @@ def main():
         with open(sys.argv[2], "wb") as f:
             f.write(png)
     check_model(got, threads, pnames, tnames, bounds)
-    check_panel(got, threads, pnames, tnames)
+    check_panel(got, threads, pnames, tnames, order)
     if failures:
         print("%d difference(s) between %s and what Chromium's trace viewer made of it" % (len(failures), path))
         sys.exit(1)
