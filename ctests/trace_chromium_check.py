@@ -23,11 +23,11 @@ microseconds equal to the file's; the flame chart's milliseconds to the
 nanosecond), args unchanged; the call in progress (a "B" with no "E") a
 slice of duration 0 at its begin, with in_progress in its args; the tracks
 named by the file's process_name and thread_name, one a thread with calls,
-the ranks in the order of their process_sort_index;
-the trace's bounds the earliest begin and the latest end in the file.
-Prints what the viewer parsed, per rank and thread.  Exit 0 when all
-agree, 1 on a difference or when Chromium fails, 77 when Chromium is not
-installed.
+the ranks in the order of their process_sort_index; the trace's bounds the
+earliest begin and the latest end in the file.  The file itself must name
+every process and thread with calls and have no negative duration.  Prints
+what the viewer parsed, per rank and thread.  Exit 0 when all agree, 1 on
+a difference or when Chromium fails, 77 when Chromium is not installed.
 
 Talks to Chromium over its DevTools pipe (report_html_check.Browser).
 """
