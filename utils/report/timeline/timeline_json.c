@@ -1,10 +1,13 @@
 /*
  * papi-mpit-merge: the timeline as Chrome/Perfetto trace events
- * (timeline.json; ui.perfetto.dev and chrome://tracing open it): one
- * process a rank, one thread a thread slot, a complete event ("X") a call,
- * the call in progress a begin ("B") with no end, which the viewers draw
- * open to the trace's end.  Times in microseconds from the earliest entry
- * (otherData.origin_unix_ns).
+ * (timeline.json; ui.perfetto.dev and Chromium's Performance panel open
+ * it): one process a rank, one thread a thread slot, a complete event ("X")
+ * a call, the call in progress a begin ("B") with no end, which
+ * ui.perfetto.dev draws open to the trace's end and the Performance panel
+ * as a mark at its begin.  Times in microseconds from
+ * otherData.origin_unix_ns, 1 us before the earliest entry: Chromium's
+ * trace model takes an event at ts 0 for metadata and starts the trace
+ * after it, out of sight.
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,7 +31,11 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static double us(const timeline_t *tl, long long ns) { return (double)(ns - tl->origin) * 1e-3; }
+enum { TS_LEAD_NS = 1000 };
+
+static long long ts_origin(const timeline_t *tl) { return tl->origin - TS_LEAD_NS; }
+
+static double us(const timeline_t *tl, long long ns) { return (double)(ns - ts_origin(tl)) * 1e-3; }
 
 static void call_event(FILE *f, const timeline_t *tl, const tl_thread_t *t, const tl_call_t *c)
 {
@@ -60,7 +67,7 @@ int timeline_write_json(const char *path, const timeline_t *tl)
     FILE *f = fopen(path, "w");
     if (!f) return -1;
     fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"origin_unix_ns\":%lld,\"ring_calls\":%d},\n",
-            tl->origin, tl->ring_calls);
+            ts_origin(tl), tl->ring_calls);
     fputs("\"traceEvents\":[\n{\"name\":\"papi-mpit-report timeline\",\"ph\":\"M\",\"pid\":0,\"args\":{}}",
           f);
     for (int r = 0; r < tl->nprocs; r++) {
