@@ -15,7 +15,9 @@
 # progress (a "B" event with no end, marked in_progress), begin <= end and
 # each call after the one before, and the thread's count of calls (K + 1);
 # otf2-print of the archive shows the same calls per rank (Enter/Leave
-# pairs, one Enter with in_progress).
+# pairs, one Enter with in_progress); Chromium's own trace viewer (its
+# DevTools Performance panel and trace model, trace_chromium_check.py),
+# where Chromium is installed, holds every call of K = 600 as written.
 # flavors: openmpi mpich
 # timeout: 300
 # scope: family (the kernel keeps a killed rank's mapped file whatever the launcher: the test kills every process itself)
@@ -166,6 +168,13 @@ for k in 5 600; do
   else
     check_otf2 $k "$d"
   fi
+  [ $k = 600 ] || continue
+  timeout 180 python3 "$here/trace_chromium_check.py" "$d/timeline.json" "$d/timeline-chromium.png" >"$d.chromium.out" 2>&1
+  case $? in
+    0) echo "timeline.json in Chromium's Performance panel: $(tail -1 "$d.chromium.out")" ;;
+    77) tail -1 "$d.chromium.out" ;;
+    *) cat "$d.chromium.out"; fail "K=$k: timeline.json in Chromium's Performance panel is not the file's calls" ;;
+  esac
 done
 [ $fails = 0 ] && ok "a job SIGKILLed whole: every rank's last calls in timeline.json and the OTF2 archive, with peers, tags, bytes and lines: all 7 of K=5 (5 MPI_Sendrecv, MPI_Barrier, MPI_Recv in progress), and of K=600 the last 256 the ring keeps and the receive in progress"
 [ $fails = 0 ]
