@@ -35,8 +35,11 @@ descendants() {
   local c
   for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$c"; descendants "$c"; done
 }
+# the cycle of the ring's receives (tag 99): while the ranks still
+# exchange, each can be seen waiting a moment in MPI_Sendrecv for its left
+# neighbour, a cycle of waits that is not the end
 cycle_seen() {
-  "$wrap" --merge "$1" >/dev/null 2>&1 && sed -n 2p "$1/report.txt" | grep -q "a cycle of $np ranks"
+  "$wrap" --merge "$1" >/dev/null 2>&1 && sed -n 2p "$1/report.txt" | grep "a cycle of $np ranks" | grep -q "tag 99"
 }
 
 # killed_ring K DIR: timeline_ring K under the tool with its files in DIR,
