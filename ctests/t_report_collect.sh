@@ -7,7 +7,8 @@
 #   the records in zero-byte messages' tags and in real bytes
 #   (PAPI_MPIT_REPORT_COLLECT=tags|bytes) and as the tool chooses; the
 #   site lines travel as their differences from the rank before (under
-#   6000 bytes a rank; whole they are about 9.5 KB);
+#   7500 bytes a rank; whole they are about 9.5 KB; as differences 5.3 to
+#   6.1 KB, the times per site longer numbers on a loaded machine);
 # - openmpi-spc: as the tool chooses (zero-byte messages: this Open MPI counts
 #   bytes, and its SPC dump reads them in MPI_Finalize) the collection adds no
 #   byte and no unexpected message on any rank (self-check); forced into real
@@ -43,7 +44,7 @@ for how in auto tags bytes; do
     # (report_records.c), a record is its values, about 4 KB; whole, the
     # site lines are about 9.5 KB a rank
     got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["collection_bytes"])' out-$how/report.json)
-    [ "$got" -lt $((NP * 6000)) ] && ok "$how: $got bytes collected for $NP ranks (the sites as differences)" \
+    [ "$got" -lt $((NP * 7500)) ] && ok "$how: $got bytes collected for $NP ranks (the sites as differences)" \
       || fail "$how: $got bytes collected for $NP ranks: the site lines travelled whole"
   else
     fail "$how (exit $rc): $(head -10 $how.check 2>/dev/null)"
