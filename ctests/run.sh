@@ -7,8 +7,9 @@
 # Environment: PAPI_BUILD (PAPI tree with libpapi and papi.h), MPIT_SRCDIR,
 # MPIT_BUILDDIR, PAPI_MPIT_BACKEND_DIR; MPIT_FLAVORS and MPIT_TESTS narrow the
 # run (space-separated names; tests by file name without extension);
-# MPIT_UNITS=no leaves out the unit tests; MPIT_RANKS (kind, all, largest)
-# says at which rank counts the C tests run (below).
+# MPIT_EXCLUDE leaves tests out; MPIT_UNITS=no leaves out the unit tests;
+# MPIT_RANKS (kind, all, largest) says at which rank counts the C tests run
+# (below).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 SRC=${MPIT_SRCDIR:-$(dirname "$here")}
@@ -33,6 +34,11 @@ wanted() { # wanted LIST ITEM: empty list means all
   [ -z "$1" ] && return 0
   case " $1 " in *" $2 "*) return 0 ;; esac
   return 1
+}
+chosen() { # chosen TEST: in MPIT_TESTS (empty: all) and not in MPIT_EXCLUDE
+  wanted "${MPIT_TESTS:-}" "$1" || return 1
+  case " ${MPIT_EXCLUDE:-} " in *" $1 "*) return 1 ;; esac
+  return 0
 }
 
 # each result's seconds since the one before go to times.tsv (what CI's
@@ -147,12 +153,13 @@ for flavor in $ALL_FLAVORS; do
   bin=$BUILD/ctests-build/$flavor
   mkdir -p "$bin"
   export FLAVOR=$flavor FAMILY=$(flavor_family "$flavor") KIND=$(flavor_kind "$flavor") MPICC MPIRUN MPIRUN_OPTS FLAVOR_EXEC BIN=$bin
-  # shared helpers, compiled once per flavor
-  $MPICC -Wall -Wextra -I"$here/common" -I"$PAPI_INC" -c "$here/common/check.c" -o "$bin/check.o" \
-    || { failed=$((failed + 1)); failures+=("$flavor/build"); continue; }
+  # shared helpers, compiled once per flavor (renamed into place: another
+  # run.sh may be running this flavor's other tests beside this one)
+  $MPICC -Wall -Wextra -I"$here/common" -I"$PAPI_INC" -c "$here/common/check.c" -o "$bin/check.o.$$" &&
+    mv -f "$bin/check.o.$$" "$bin/check.o" || { failed=$((failed + 1)); failures+=("$flavor/build"); continue; }
   for src in "$here"/t_*.c; do
     name=$(basename "$src" .c)
-    wanted "${MPIT_TESTS:-}" "$name" || continue
+    chosen "$name" || continue
     test_meta "$src"; only=$KINDS
     [ -n "$only" ] && ! wanted "$only" "$KIND" && continue
     in_scope "$name" "$SCOPE" "$only" "$flavor" || continue
@@ -194,7 +201,7 @@ for flavor in $ALL_FLAVORS; do
   for script in "$here"/t_*.sh; do
     [ -e "$script" ] || continue
     name=$(basename "$script" .sh)
-    wanted "${MPIT_TESTS:-}" "$name" || continue
+    chosen "$name" || continue
     # a "# flavors: ..." line runs a script on those flavors only, and a
     # "# timeout: SECONDS" line replaces the default 300 s
     test_meta "$script"; only=$KINDS

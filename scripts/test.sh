@@ -164,8 +164,16 @@ source_stage() {
   await_built "$1" "$2" $builder build || return 0
   run_check "$1" "$2" MPIT_UNITS=no MPIT_FLAVORS="$2"
 }
+# the tests that wait on Slurm's time limit (a minute at least) or run
+# under its srun: lane 3, beside the other two from the start, so that
+# lane 1 goes on meanwhile.  Their ranks poll at nice 10 (their "nice:"
+# lines): what the other lanes leave.  One private Slurm at a time.
+slurm_tests="t_report_slurm t_report_hang_slurm t_report_hang_sbatch"
+lane_slurm() {
+  run_check 3 slurm-openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi MPIT_TESTS="$slurm_tests"
+}
 lane_openmpi() {
-  run_check 1 openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi
+  run_check 1 openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi MPIT_EXCLUDE="$slurm_tests"
   chroot_lane openmpi 1
   source_stage 1 openmpi-spc
   lane_arm64
@@ -258,21 +266,23 @@ lane_debian11() {
 
 rm -f "$logs"/lane.*.ended
 # each lane marks its end: a lane that died on the way counts as a failure
+(lane_slurm; touch "$logs/lane.3.ended") &
+lane3=$!
 (lane_openmpi; touch "$logs/lane.1.ended") &
 lane1=$!
 lane_mpich; touch "$logs/lane.2.ended"
-wait $lane1
+wait $lane1 $lane3
 wait 2>/dev/null  # the MPI builder and the chroots
 
 # ---- one closing line: the sums
 passed=0 failed=0 skipped=0
 echo
 summaries=()
-for f in "$logs"/summary.units "$logs"/summary.1 "$logs"/summary.2; do
+for f in "$logs"/summary.units "$logs"/summary.1 "$logs"/summary.3 "$logs"/summary.2; do
   [ -f "$f" ] || continue
   while IFS= read -r s; do summaries+=("$s"); done <"$f"
 done
-for l in 1 2; do
+for l in 1 2 3; do
   [ -f "$logs/lane.$l.ended" ] || summaries+=("lane $l: 0 passed, 1 failed, 0 skipped (it ended before its last stage)")
 done
 for s in "${summaries[@]}"; do
