@@ -219,7 +219,9 @@ EOF
   tests=$(cd "$top/ctests" && ls t_*.c | sed 's/\.c$//' | tr '\n' ' ')
   rm -rf "$A/ctests-build/logs"
   t0=$SECONDS
-  mpi_env "$R" env MPIT_FLAVORS="$FLAVORS" MPIT_TESTS="$tests" \
+  # each test at its largest rank count: the same code of the component
+  # as at the smaller one, which the uninstrumented run checks
+  mpi_env "$R" env MPIT_FLAVORS="$FLAVORS" MPIT_TESTS="$tests" MPIT_RANKS=${MPIT_RANKS:-largest} \
     PAPI_BUILD=$A/papi-build PAPI_MPIT_BACKEND_DIR=$A/.libs MPIT_SRCDIR=$top MPIT_BUILDDIR=$A \
     bash "$top/ctests/run.sh" > "$W/logs/asan-mpi-tests.log" 2>&1
   grep -E '^(PASS|FAIL|SKIP) ' "$W/logs/asan-mpi-tests.log" | sed -E 's/^(PASS|FAIL|SKIP) /\1 asan\//; s/ \(exit .*//'
