@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Sets everything up and runs every test: the unit tests, then in two lanes
-# side by side the MPI tests under mpirun on every MPI flavor (Open MPI's
-# but 5.0.7's source build, then arm64, in one; MPICH's, Open MPI 5.0.7's,
-# scripts/sanitize.sh (ASan+UBSan build and MPI tests, TSan stress,
-# fuzzers) and Debian 11 in the other).  Prints a summary per
-# flavor, and last the sum of all.
+# Sets everything up and runs every test in three lanes side by side: the
+# MPI tests under mpirun on every MPI flavor (Open MPI's but 5.0.7's source
+# build, then arm64, in one; MPICH's, Open MPI 5.0.7's, scripts/sanitize.sh
+# (ASan+UBSan build and MPI tests, TSan stress, fuzzers) and Debian 11 in
+# another; the unit tests and the tests under Slurm in the third).  Prints
+# a summary per flavor, and last the sum of all.
 #   scripts/test.sh
 # The flavors are the distribution's Open MPI 4.1.4 and MPICH 4.0.2, and the
 # builds of Debian's sources with the instrumentation the packages leave out:
@@ -137,17 +137,14 @@ await_built() {
   stamp "$2 $4 ready in $((secs / 60)) min $((secs % 60)) s"
 }
 
-# ---- the unit tests (their make check also builds everything the lanes
-# share: after it, make check in either lane only runs ctests/run.sh)
-run_check units units MPIT_FLAVORS=none
-
-# ---- two lanes side by side, each flavor as soon as its MPI is there (the
-# distribution's first, then the chroots, then the source builds).  The
-# tests take about 1.4 of the 2 cores when run alone (doc/testing.md,
-# "Time"); two lanes fill both.  Lane 1: Open MPI's flavors (the Slurm
-# tests are Open MPI's only, so one private Slurm at a time) but 5.0.7's
+# ---- three lanes side by side, each flavor as soon as its MPI is there
+# (the distribution's first, then the chroots, then the source builds).
+# The tests take about 1.4 of the 2 cores when run alone (doc/testing.md,
+# "Time"); two lanes fill both.  Lane 1: Open MPI's flavors but 5.0.7's
 # source build, then arm64.  Lane 2: MPICH's, Open MPI 5.0.7's source
 # build, the sanitizers (on openmpi-spc and mpich-events) and Debian 11.
+# Lane 3: the unit tests, then the Slurm tests (Open MPI's only: one
+# private Slurm at a time), which mostly wait on Slurm's clock.
 # chroot_lane FAMILY LANE: each chroot's flavors of FAMILY
 chroot_lane() {
   local cm fs m f
@@ -169,7 +166,10 @@ source_stage() {
 # lane 1 goes on meanwhile.  Their ranks poll at nice 10 (their "nice:"
 # lines): what the other lanes leave.  One private Slurm at a time.
 slurm_tests="t_report_slurm t_report_hang_slurm t_report_hang_sbatch"
+# The unit tests come first in it (scripts/build.sh has built all that
+# make check needs: in every lane make check only runs ctests/run.sh).
 lane_slurm() {
+  run_check units units MPIT_FLAVORS=none
   run_check 3 slurm-openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi MPIT_TESTS="$slurm_tests"
 }
 lane_openmpi() {
