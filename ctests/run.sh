@@ -106,6 +106,8 @@ run_unit report-frame-arch bash -c "cc -Wall -Wextra -Werror -O2 -I'$SRC/utils/r
   -o '$unitdir/test_report_frame_arch' && '$unitdir/test_report_frame_arch'"
 # report.html from 2 to 1024 ranks, checked in headless Chromium
 run_unit report-html bash "$SRC/ctests/report_html_scale.sh" "$unitdir/report-html"
+# papi-mpit-merge's cycles of waits from written states: a deadlock once every wait is 0.5 s old
+run_unit report-cycle bash "$SRC/ctests/report_cycle_settled.sh" "$BUILD" "$unitdir/report-cycle"
 # the report tool's options: doc/report.md's table is utils/report/report-options.tsv's and
 # that file names every PAPI_MPIT_REPORT_* variable utils/ reads
 run_unit report-options sh "$SRC/utils/report/gen-report-options.sh" check "$SRC"

@@ -41,8 +41,10 @@ for mode in deadlock mismatch collective; do
   # the launcher's start-up, so Hydra's stdin at its end is harmless)
   # --foreground: the TERM goes to the launcher alone, once (the TERM to
   # the whole process group, and Open MPI 4.1's mpirun taking a second
-  # one as "kill now", are t_report_hang_term's)
-  timeout --foreground -s TERM 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --watchdog 300 ./report_hang $mode \
+  # one as "kill now", are t_report_hang_term's).  --watchdog 600: its
+  # states are taken once each wait is past the 0.5 s after which --merge
+  # calls a cycle of them a deadlock
+  timeout --foreground -s TERM 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --watchdog 600 ./report_hang $mode \
     </dev/null >"$d.out" 2>"$d.err" &
   tpid=$!
   if await "$d" $np watchdog; then
@@ -77,9 +79,9 @@ for mode in deadlock mismatch collective; do
   d=$PWD/$mode.launcher
   mkdir -p "$d"
   if [ "$FAMILY" = mpich ]; then
-    MPIEXEC_TIMEOUT=10 launch timeout 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --watchdog 300 ./report_hang $mode >"$d.out" 2>"$d.err"
+    MPIEXEC_TIMEOUT=10 launch timeout 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --watchdog 600 ./report_hang $mode >"$d.out" 2>"$d.err"
   else
-    launch timeout 120 $MPIRUN $MPIRUN_OPTS --timeout 10 -np $np "$wrap" -q -o "$d" --watchdog 300 ./report_hang $mode >"$d.out" 2>"$d.err"
+    launch timeout 120 $MPIRUN $MPIRUN_OPTS --timeout 10 -np $np "$wrap" -q -o "$d" --watchdog 600 ./report_hang $mode >"$d.out" 2>"$d.err"
   fi
   rc=$?
   if [ $rc = 124 ]; then

@@ -4,9 +4,10 @@
 # report_hang.c's ring deadlock at 4 ranks, no periodic snapshot and no
 # watchdog, so the only state left is each rank's mapped state file
 # (DIR/state.RANK.map).  Each run: --merge is polled on the live job until
-# every rank's file shows it in its receive (the cycle of 4; no sleep as
-# synchronisation), then every process of the job (the launcher's process
-# group and every process below it) gets SIGKILL at once.  Checked: no
+# every rank's file shows it in its receive for 0.5 s (the cycle of 4,
+# settled: a deadlock; no sleep as synchronisation), then every process of
+# the job (the launcher's process group and every process below it) gets
+# SIGKILL at once.  Checked: no
 # snapshot was written, every state file is there, and --merge, from the
 # files alone, opens with the cycle (every rank, MPI_Recv from the rank
 # before, tag 20, at the program's line) on 1 host with no rank missing,
@@ -32,9 +33,11 @@ test_workdir report-hang-kill || exit 1
 $MPICC -g -O0 -Wall -Wextra -Werror "$here/report_hang.c" -o report_hang || { echo "FAIL: cannot build report_hang"; exit 1; }
 np=4 runs=${MPIT_HANG_RUNS:-2}
 
-# cycle_seen DIR: --merge of the live job names the cycle of every rank
+# cycle_seen DIR: --merge of the live job names the cycle of every rank as
+# a deadlock (each wait 0.5 s old, as of the rank's last stamp: at most a
+# second after it is)
 cycle_seen() {
-  "$wrap" --merge "$1" >/dev/null 2>&1 && sed -n 2p "$1/report.txt" | grep -q "a cycle of $np ranks"
+  "$wrap" --merge "$1" >/dev/null 2>&1 && sed -n 2p "$1/report.txt" | grep -q "^  Deadlock: .*a cycle of $np ranks"
 }
 
 set -m # each job in a process group of its own: the group is the job
@@ -54,7 +57,7 @@ for i in $(seq "$runs"); do
   rc=$?
   t1=$(date +%s.%N)
   if [ -z "$seen" ]; then
-    fail "run $i: --merge never saw the cycle of $np ranks in the state files in 30 s: $(sed -n 2p "$d/report.txt" 2>/dev/null)"
+    fail "run $i: --merge never saw the deadlock of $np ranks in the state files in 30 s: $(sed -n 2p "$d/report.txt" 2>/dev/null)"
     cat "$d.err"
     continue
   fi

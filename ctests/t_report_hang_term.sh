@@ -59,8 +59,9 @@ for i in $(seq "$runs"); do
   d=$PWD/ring.$i
   mkdir -p "$d"
   # (in the background: $! must be timeout's; the job does not end during
-  # the launcher's start-up, so Hydra's stdin at its end is harmless)
-  timeout -s TERM 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --watchdog 300 ./report_hang ring \
+  # the launcher's start-up, so Hydra's stdin at its end is harmless);
+  # --watchdog 600: past the 0.5 s a wait must last to be part of a deadlock
+  timeout -s TERM 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o "$d" --watchdog 600 ./report_hang ring \
     </dev/null >"$d.out" 2>"$d.err" &
   tpid=$!
   if ! await "$d" $np watchdog; then

@@ -38,10 +38,12 @@ N=4096
 # that a table of N x N doubles fails even when held only for a moment
 MERGE_CPU_S=${MERGE_CPU_S:-4} MERGE_VMEM_MIB=${MERGE_VMEM_MIB:-120}
 
-# ---- a real ring deadlock at 4 ranks, every rank's state written
+# ---- a real ring deadlock at 4 ranks, every rank's state written (the
+# watchdog's at 600 ms: past the 0.5 s every wait of a cycle must last for
+# --merge to call it a deadlock)
 d=$PWD/real
 mkdir -p "$d"
-timeout -s TERM 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -q -o "$d" --watchdog 300 ./hang_ring </dev/null >"$d.out" 2>"$d.err" &
+timeout -s TERM 120 $MPIRUN $MPIRUN_OPTS -np 4 "$wrap" -q -o "$d" --watchdog 600 ./hang_ring </dev/null >"$d.out" 2>"$d.err" &
 tpid=$!
 if await "$d" 4 watchdog; then
   kill -TERM $tpid

@@ -1,7 +1,13 @@
 /*
  * papi-mpit-report: why a run hangs (report_hang.h): the wait graph and its
- * cycles, each a deadlock, found by one iterative depth-first walk (linear
- * in ranks and edges, no recursion).
+ * cycles, found by one iterative depth-first walk (linear in ranks and
+ * edges, no recursion).  A cycle is a deadlock once it is settled: every
+ * call in it waited SETTLED_S or longer when the states were taken.  A
+ * younger one is said as a cycle of waits: ranks that exchange messages
+ * (a ring of MPI_Sendrecv, each receiving from its left neighbour) are
+ * each seen for a moment waiting for the next, states taken at that moment
+ * (a job killed mid-exchange, a live job merged) show a cycle, and the
+ * messages that end the waits may already be on their way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +16,18 @@
 #include "report_hang.h"
 #include "hang_private.h"
 
-#define MAX_CYCLES   5 /* deadlocks named */
+#define MAX_CYCLES   5 /* cycles named */
 #define CYCLE_LISTED 8 /* a cycle up to this long is said member by member */
 #define STATES_SAID  6 /* states in a cycle's sentence, then how many more */
+/* Seconds every wait of a cycle must have lasted for it to be called a
+ * deadlock.  A message between ranks that are all inside their calls is
+ * delivered in microseconds to milliseconds, and in far less than this
+ * even on a loaded machine where a rank waits its turn for a core; a real
+ * deadlock that a launcher, a time limit or a user ends has waited far
+ * longer.  (A --watchdog shorter than this writes its states before a
+ * cycle can be settled; a mapped state's ages run to the rank's last
+ * stamp, at most a second old.) */
+#define SETTLED_S    0.5
 
 /* ---- the wait graph: ranks 0..n-1, then a node per collective left
  * incomplete (from each rank in it, to each member that is not) */
@@ -26,25 +41,40 @@ void hang_add_edge(graph_t *gr, int from, int to, int call)
 }
 
 /* a cycle: its ranks in order (each waits for the next, the last for the
- * first) and the call each waits in */
+ * first) and the call each waits in; a deadlock when settled */
 static void say_cycle(hang_t *h, const int *ranks, const int *calls, int len)
 {
+    double youngest = h->calls[calls[0]].age;
+    for (int i = 1; i < len; i++)
+        if (h->calls[calls[i]].age < youngest) youngest = h->calls[calls[i]].age;
+    int settled = youngest >= SETTLED_S;
+    char what[160]; /* what the cycle means */
+    if (settled)
+        snprintf(what, sizeof what, "none of which can go on");
+    else
+        snprintf(what, sizeof what,
+                 "which may still have been exchanging messages (a deadlock is said once every wait in the "
+                 "cycle is %g s old)",
+                 SETTLED_S);
     sbuf_t b = {0};
-    hang_sb_printf(&b, "Deadlock: ");
+    if (settled)
+        hang_sb_printf(&b, "Deadlock: ");
+    else
+        hang_sb_printf(&b,
+                       "Waits in a cycle, the shortest %.3f s old when the states were taken: ", youngest);
     if (len <= CYCLE_LISTED) {
         for (int i = 0; i < len; i++) {
             hang_sb_printf(&b, "%srank %d ", i ? "; " : "", ranks[i]);
             hang_describe(&b, h, &h->calls[calls[i]]);
         }
-        hang_sb_printf(&b, ": a cycle of %d rank%s, none of which can go on.", len, len == 1 ? "" : "s");
+        hang_sb_printf(&b, ": a cycle of %d rank%s, %s.", len, len == 1 ? "" : "s", what);
         hang_say_sb(h, &b);
         return;
     }
-    hang_sb_printf(
-        &b,
-        "a cycle of %d ranks, none of which can go on: rank %d waits for rank %d, rank %d for rank %d, "
-        "and so on through %d more ranks to rank %d, which waits for rank %d.",
-        len, ranks[0], ranks[1], ranks[1], ranks[2], len - 4, ranks[len - 1], ranks[0]);
+    hang_sb_printf(&b,
+                   "a cycle of %d ranks, %s: rank %d waits for rank %d, rank %d for rank %d, "
+                   "and so on through %d more ranks to rank %d, which waits for rank %d.",
+                   len, what, ranks[0], ranks[1], ranks[1], ranks[2], len - 4, ranks[len - 1], ranks[0]);
     /* its ranks' states, grouped */
     int *items = hang_alloc((size_t)len, sizeof *items, "a cycle");
     int *pos = hang_alloc((size_t)h->nprocs, sizeof *pos, "a cycle");

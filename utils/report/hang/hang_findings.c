@@ -6,11 +6,12 @@
  * blocking send to p), and from r to every member of a communicator that
  * has not entered the collective r waits in (MPI_Finalize counts as a
  * collective of MPI_COMM_WORLD: the tool's collection waits there).  A
- * cycle is a deadlock.  The messages in flight come from the wrappers'
- * counts: what s's sends to r were (posted, for nonblocking ones) against
- * what r's receive sites got from s; no MPI here gives its unexpected
- * queue by sender and tag at a moment, so a mismatch is said as likely,
- * with what could not be checked.
+ * cycle is a deadlock once every wait in it is old enough (hang_cycles.c).
+ * The messages in flight come from the wrappers' counts: what s's sends
+ * to r were (posted, for nonblocking ones) against what r's receive sites
+ * got from s; no MPI here gives its unexpected queue by sender and tag at
+ * a moment, so a mismatch is said as likely, with what could not be
+ * checked.
  *
  * At any size: the graph is kept as edge lists (a collective left
  * incomplete is one node between the ranks that entered it and those that

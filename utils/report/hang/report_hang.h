@@ -1,10 +1,11 @@
 /*
  * papi-mpit-report: why a run hangs, computed from the snapshots its ranks
  * left (hang_*.c): the wait graph (who waits in which call for whom,
- * at which site), cycles of it named as deadlocks, collectives some members
- * of a communicator entered and others not, and receives that wait for a
- * tag or source while messages from that peer were sent and not received
- * (a tag mismatch).  No MPI: read by papi-mpit-merge.
+ * at which site), cycles of it (deadlocks, once every wait in one has
+ * lasted long enough), collectives some members of a communicator entered
+ * and others not, and receives that wait for a tag or source while
+ * messages from that peer were sent and not received (a tag mismatch).
+ * No MPI: read by papi-mpit-merge.
  *
  * A snapshot's own lines (collect/report_rank_state.c):
  *   R rank nprocs why signal unix_time seq elapsed pid   the state: why
