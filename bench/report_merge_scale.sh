@@ -26,7 +26,7 @@ $MPICC -g -O0 "$top/ctests/hang_ring.c" -o hang_ring || exit 1
 
 # ---- the real snapshots
 mkdir real
-timeout -s TERM 120 $MPIRUN $MPIRUN_OPTS -np 4 "$tool" -q -o "$PWD/real" --watchdog 300 ./hang_ring \
+timeout -s TERM 120 $MPIRUN $MPIRUN_OPTS -np 4 "$tool" -q -o "$PWD/real" --watchdog 600 ./hang_ring \
   </dev/null >real.out 2>real.err &
 t=$!
 for i in $(seq 600); do
