@@ -24,7 +24,7 @@
 #   table on stderr, which no file holds;
 # - a relative -o and a program that changes directory: the report where the
 #   tool was started (the script resolves -o at launch).
-# scope: release (the job's exit status is the launcher's: abort, kill, spawn)
+# scope: launcher (the job's exit status is the launcher's: abort, kill, spawn; MPICH's releases share Hydra)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common/test_lib.sh"
