@@ -8,7 +8,8 @@
 # MPIT_BUILDDIR, PAPI_MPIT_BACKEND_DIR; MPIT_FLAVORS and MPIT_TESTS narrow the
 # run (space-separated names; tests by file name without extension);
 # MPIT_EXCLUDE leaves tests out; MPIT_UNITS=no leaves out the unit tests;
-# MPIT_RANKS (kind, all, largest) says at which rank counts the C tests run
+# MPIT_RANKS (kind, all, largest) says at which rank counts the C tests (and
+# the shell tests that loop over counts, through MPIT_COUNTS) run
 # (below).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,10 +73,22 @@ jansson=$(pkg-config --cflags --libs jansson)
 mkdir -p "$unitdir"
 run_unit names bash -c "cc -Wall -Wextra -Werror -I'$SRC/components/mpit' '$SRC/components/mpit/tests/test_names.c' '$SRC/components/mpit/mpit_names.c' -o '$unitdir/test_names' && '$unitdir/test_names'"
 run_unit engine make -s -C "$SRC/components/mpit/tests" -f Makefile.engine check BUILDDIR="$unitdir"
-# the report tool's renderings without MPI (table, CSV, JSON, SVG, sender matrix, communication matrix)
+# the report tool's renderings without MPI (table, CSV, JSON, SVG, sender
+# matrix, communication matrix); the files they write are valid JSON and
+# SVG that renders (rsvg-convert), at 4 ranks and, for the matrix, in
+# blocks at 300.  (They do not depend on the MPI: here once, not in the
+# MPI tests of every flavor.)
+# renders_all FILE...: each JSON parses, each SVG renders to a PNG
+renders_all='for f in "$@"; do case $f in
+  *.json) python3 -m json.tool "$f" >/dev/null || { echo "FAIL: $f is not JSON"; exit 1; } ;;
+  *.svg) command -v rsvg-convert >/dev/null || { echo "FAIL: rsvg-convert (librsvg2-bin) not installed"; exit 1; }
+         rsvg-convert "$f" -o "$f.png" && [ -s "$f.png" ] || { echo "FAIL: $f does not render"; exit 1; } ;;
+  esac; done'
+declare -A report_unit_files=([output]="unit/unit.json unit/unit.svg" [senders]="" [matrix]="unit/matrix4.svg unit/matrix300.svg")
 for t in output senders matrix; do
   run_unit report-$t bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_$t.c' \
-    '$SRC/utils/report/render/report_job.c' '$SRC/utils/report/render/report_not_provided.c' '$SRC/utils/report/render/report_stats.c' '$SRC/utils/report/render/report_text.c' '$SRC/utils/report/render/report_json.c' '$SRC/utils/report/render/report_svg.c' '$SRC/utils/report/render/report_write_file.c' '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && ./test_report_$t"
+    '$SRC/utils/report/render/report_job.c' '$SRC/utils/report/render/report_not_provided.c' '$SRC/utils/report/render/report_stats.c' '$SRC/utils/report/render/report_text.c' '$SRC/utils/report/render/report_json.c' '$SRC/utils/report/render/report_svg.c' '$SRC/utils/report/render/report_write_file.c' '$SRC/utils/report/render/report_units.c' '$SRC/utils/report/render/report_matrix.c' '$SRC/utils/report/render/report_kit.c' $jansson -lm -o '$unitdir/test_report_$t' && cd '$unitdir' && rm -rf unit && ./test_report_$t \${1:+unit} && $renders_all" \
+    _ ${report_unit_files[$t]}
 done
 # numbers for people (KiB, ms) and the recorded command's quoting
 run_unit report-units bash -c "cc -Wall -Wextra -Werror -I'$SRC/utils/report/render' -I'$SRC/utils/report/common' -I'$SRC/utils/report/collect' '$SRC/utils/report/tests/test_units.c' \
@@ -146,6 +159,22 @@ skip_known() {
   echo "SKIP $why" > "$log"
   record 77 "$flavor/$1" "$log"
 }
+# rank_counts TEST: MPIT_COUNTS (exported: the shell tests read it through
+# test_lib.sh's counts) says whether TEST runs at every rank count it
+# names ("all") or at the largest alone ("largest").  Every count on the
+# first flavor of each kind, where the test's arithmetic per rank count is
+# checked; on the kind's other flavors (another release, chroot or ABI of
+# the same MPI) the largest alone, which exercises the MPI as much.
+# MPIT_RANKS=all: every count on every flavor; =largest: the largest
+# everywhere.
+rank_counts() {
+  case ${MPIT_RANKS:-kind} in
+    all) MPIT_COUNTS=all ;;
+    largest) MPIT_COUNTS=largest ;;
+    *) if in_scope "$1" kind "$only" "$flavor"; then MPIT_COUNTS=all; else MPIT_COUNTS=largest; fi ;;
+  esac
+  export MPIT_COUNTS
+}
 for flavor in $ALL_FLAVORS; do
   wanted "${MPIT_FLAVORS:-}" "$flavor" || continue
   if ! flavor_vars "$flavor"; then
@@ -168,16 +197,8 @@ for flavor in $ALL_FLAVORS; do
     skip_known "$name" && continue
     ranks=$(sed -n 's/^.*ranks: *\([0-9 ]*\).*$/\1/p' "$src" | head -1)
     read -ra counts <<<"${ranks:-2 4}"
-    # every count of the "ranks:" line on the first flavor of each kind,
-    # where the test's arithmetic per rank count is checked; on the kind's
-    # other flavors (another release, chroot or ABI of the same MPI) the
-    # largest alone, which exercises the MPI as much.  MPIT_RANKS=all: every
-    # count on every flavor; =largest: the largest everywhere.
-    case ${MPIT_RANKS:-kind} in
-      all) ;;
-      largest) counts=("${counts[-1]}") ;;
-      *) in_scope "$name" kind "$only" "$flavor" || counts=("${counts[-1]}") ;;
-    esac
+    rank_counts "$name"
+    [ "$MPIT_COUNTS" = all ] || counts=("${counts[-1]}")
     # -ldl: the tests that call dlsym (RTLD_NEXT) need it below glibc 2.34 (Debian 11)
     log=$logdir/$flavor-$name-build.log
     if ! $MPICC -Wall -Wextra -Werror -pthread -rdynamic -I"$here/common" -I"$PAPI_INC" -I"$SRC/components/mpit" "$src" "$bin/check.o" \
@@ -212,6 +233,7 @@ for flavor in $ALL_FLAVORS; do
     # (flavors.sh, in_scope; doc/testing.md has the table)
     in_scope "$name" "$SCOPE" "$only" "$flavor" || continue
     skip_known "$name" && continue
+    rank_counts "$name"
     limit=$(sed -n 's/^# timeout: *\([0-9]*\).*$/\1/p' "$script" | head -1)
     limit=$(( ${limit:-300} * ${MPIT_TIMEOUT_FACTOR:-1} ))
     # a "# nice: N" line runs it at that niceness: jobs that wait on a clock

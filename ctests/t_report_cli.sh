@@ -15,6 +15,7 @@
 # A script (ldd tells no MPI) takes -m.  The booleans read the same words in
 # every reader: false/no/off are off (MATRIX=false turned Open MPI's
 # monitoring on, QUIET=no silenced the table).
+# --chart picks the chart's panels (one panel of 2 bars).
 # -q is silence unless something fails (a run with -q prints nothing, a bad
 # -o with -q still its line).  The recorded command keeps its arguments'
 # boundaries, quoted as a shell needs them (report.json, report.txt).  On an
@@ -363,5 +364,13 @@ else
   fail "the demo's first screen: findings at line ${found:-none} ($nfound), table header at line ${at:-none} (+4), $nlines not-provided lines from line ${first_np:-none}, for ${reasons:-?} metrics"
   head -20 demo.txt
 fi
+
+# ---- chosen chart metrics: only those panels
+cd "$work" || exit 1
+run -np 2 "$wrap" -q -o chart -e perf::TASK-CLOCK,perf::PAGE-FAULTS -c TASK-CLOCK ./report_app >/dev/null 2>chart.err
+if grep -q "^papi-mpit-report: 2 ranks" chart.err; then fail "--quiet still printed the table"; else ok "--quiet: no table"; fi
+n=$(grep -c "<rect x=[^>]*><title>rank" chart/chart.svg)
+[ "$n" = 2 ] && grep -q "perf::TASK-CLOCK" chart/chart.svg && ! grep -q "PAGE-FAULTS" chart/chart.svg \
+  && ok "--chart: one panel, 2 bars" || fail "--chart: $n bars, or the wrong panels"
 
 [ $fails -eq 0 ]

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # papi-mpit-report's communication matrix (sender x receiver messages and
 # bytes per kind, from Open MPI's monitoring through papi_mpit_peers_*).
-# - The renderings alone (utils/report/tests/test_matrix.c): matrix.svg renders at 4
-#   ranks and in blocks at 300.
 # - report_matrix_app (a known pattern: common/peers.h point-to-point, one
 #   barrier, one 400-byte broadcast from rank 0) under the tool with
 #   --matrix, at 4 ranks with the default events, at 16 with a list that
 #   names no monitoring event (-e mpit:::UNEXPECTED_MSGS: the tool turns the
 #   monitoring on itself), with Open MPI's own printout at MPI_Finalize
-#   (pml_monitoring_enable_output=3) and the self-check:
+#   (pml_monitoring_enable_output=3) and the self-check (the renderings
+#   alone, matrix.svg at 4 ranks and in blocks at 300, are the unit test
+#   report-matrix):
 #   * Open MPI 5: p2p and coll exact at 4 and 16 ranks in report.json and
 #     matrix.csv, and equal to Open MPI's printout, per pair, once the tool's
 #     own traffic outside the counting window (self-check) and the MPI's own
@@ -39,17 +39,6 @@ report_tool || exit 1
 command -v rsvg-convert >/dev/null || { echo "FAIL: rsvg-convert (librsvg2-bin) not installed"; exit 1; }
 test_workdir report-matrix || exit 1
 renders() { rsvg-convert "$1" -o "$1.png" 2>"$1.err" && [ -s "$1.png" ]; }
-
-# ---- the renderings alone
-if cc -Wall -Wextra -Werror -I"$here/../utils/report/render" "$here/../utils/report/tests/test_matrix.c" "$here/../utils/report/render/report_job.c" "$here/../utils/report/render/report_not_provided.c" "$here/../utils/report/render/report_stats.c" "$here/../utils/report/render/report_text.c" "$here/../utils/report/render/report_json.c" "$here/../utils/report/render/report_svg.c" "$here/../utils/report/render/report_write_file.c" "$here/../utils/report/render/report_units.c" \
-    "$here/../utils/report/render/report_matrix.c" "$here/../utils/report/render/report_kit.c" $(pkg-config --cflags --libs jansson) -lm -o test_matrix && ./test_matrix unit; then
-  ok "unit: CSV, JSON, table lines, note, blocks beyond 128 ranks"
-  for f in matrix4 matrix300; do
-    renders unit/$f.svg && ok "unit: $f.svg renders" || { fail "unit: $f.svg does not render"; cat unit/$f.svg.err; }
-  done
-else
-  fail "unit test test_matrix"
-fi
 
 # ---- the known pattern under the tool
 $MPICC -O2 -Wall -Wextra -Werror -I"$here/common" "$here/report_matrix_app.c" -o report_matrix_app \

@@ -8,6 +8,8 @@
 # where mpi.h declares them (MPICH 4, Open MPI 6; not Open MPI 5.0, whose
 # header is MPI 3.1's).  Skipped where the MPI lacks MPI 4.0's calls (Open
 # MPI 4.1).
+# At 3 and 4 ranks (4 alone on a kind's other flavors: common/test_lib.sh,
+# counts).
 # scope: library (the wrappers of each release and ABI: a rebuild with SPCs or MPI_T events changes no call)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +33,7 @@ fi
 [ "$large" = yes ] && ok "the large-count calls checked (mpi.h declares them, the library runs them)" || echo "note: the large-count calls not checked: $large"
 # -O0: each marked line keeps its own call
 $MPICC -g -O0 -Wall -Wextra $large_def "$here/report_mpi4_app.c" -o report_mpi4_app || { echo "FAIL: cannot build report_mpi4_app"; exit 1; }
-for np in 3 4; do
+for np in $(counts 3 4); do
   timeout 120 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o out$np ./report_mpi4_app >out$np.txt 2>err$np.txt
   rc=$?
   [ $rc = 0 ] && ok "np=$np: exit 0" || { fail "np=$np: exit $rc"; cat err$np.txt; continue; }

@@ -8,6 +8,10 @@ ok() { echo "ok: $*"; }
 util() { if [ -x "$PAPI_UTILS/$1/$1" ]; then echo "$PAPI_UTILS/$1/$1"; else echo "$PAPI_UTILS/$1"; fi; }
 # test_workdir NAME: an empty $BIN/NAME, made the current directory
 test_workdir() { work=$BIN/$1; rm -rf "$work" && mkdir -p "$work" && cd "$work"; }
+# counts N...: the rank counts to run, smallest first: all of them where
+# run.sh says so (MPIT_COUNTS=all: the first flavor of each kind, where a
+# test's arithmetic per rank count is checked), else the largest alone
+counts() { if [ "${MPIT_COUNTS:-all}" = all ]; then echo "$@"; else echo "${@: -1}"; fi; }
 # report_tool: the build's papi-mpit-report in $wrap (build tree in $build),
 # its interposers in PAPI_MPIT_REPORT_LIBDIR, and none of the caller's other
 # PAPI_MPIT_REPORT_* variables (each test sets what it means); 1 when the
