@@ -42,12 +42,25 @@ chosen() { # chosen TEST: in MPIT_TESTS (empty: all) and not in MPIT_EXCLUDE
   return 0
 }
 
-# each result's seconds since the one before go to times.tsv (what CI's
-# time goes to: sort -k2 -n logs/times.tsv)
+# each result's seconds since the one before go to times.tsv, with its
+# status and the CPU seconds (user + system) its processes took: what
+# CI's two cores go to (sort -k4 -n logs/times.tsv; ranks a launcher
+# leaves running are not counted)
+# children_cpu: the CPU milliseconds of this shell's ended children so far
+children_cpu() {
+  local self children u s
+  times >"$logdir/.times.$$" # (a builtin: this shell's own, not a subshell's)
+  { read -r self; read -r children; } <"$logdir/.times.$$"
+  u=${children%% *} s=${children#* }
+  REPLY=$(awk -v u="$u" -v s="$s" 'function ms(t) { split(t, a, /[ms]/); return (a[1] * 60 + a[2]) * 1000 }
+    BEGIN { printf "%d", ms(u) + ms(s) }')
+}
 last_record=$SECONDS
+children_cpu; last_cpu=$REPLY
 record() { # record STATUS LABEL LOG
-  printf '%s\t%s\t%s\n' "$2" $((SECONDS - last_record)) "$1" >>"$logdir/times.tsv"
-  last_record=$SECONDS
+  children_cpu
+  printf '%s\t%s\t%s\t%d.%03d\n' "$2" $((SECONDS - last_record)) "$1" $(((REPLY - last_cpu) / 1000)) $(((REPLY - last_cpu) % 1000)) >>"$logdir/times.tsv"
+  last_record=$SECONDS last_cpu=$REPLY
   case $1 in
     0)  passed=$((passed + 1)); echo "PASS $2" ;;
     77) skipped=$((skipped + 1)); echo "SKIP $2: $(grep -h '^SKIP' "$3" | head -1 | cut -c6-)" ;;
@@ -248,5 +261,6 @@ done
 
 echo
 [ ${#failures[@]} -eq 0 ] || printf 'failed: %s\n' "${failures[@]}"
+rm -f "$logdir/.times.$$"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
