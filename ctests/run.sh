@@ -30,6 +30,8 @@ passed=0 failed=0 skipped=0
 failures=()
 logdir=$BUILD/ctests-build/logs
 mkdir -p "$logdir"
+. "$SRC/scripts/debian-python.sh"
+debian_python "$BUILD/ctests-build/bin"
 
 wanted() { # wanted LIST ITEM: empty list means all
   [ -z "$1" ] && return 0

@@ -37,6 +37,8 @@ started=$(date +%s)
 stamp() { printf '[test %3d min] %s\n' $(( ($(date +%s) - started) / 60 )) "$*"; }
 mkdir -p "$BUILD/logs"
 logs=$BUILD/logs
+. "$top/scripts/debian-python.sh"
+debian_python "$BUILD/bin"
 rm -f "$logs"/mpi-*.done
 
 # ---- packages, then the MPI source builds and the chroots in the background
