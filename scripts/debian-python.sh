@@ -3,7 +3,7 @@
 # packages for.  Where PATH names another python3 first (a pyenv shim, a
 # bash script that starts pyenv: about a second of CPU per start, against
 # a few hundredths for the interpreter itself, and the tests start it
-# thousands of times), a directory with python3 naming /usr/bin/python3 is
+# hundreds of times in a run), a directory with python3 naming /usr/bin/python3 is
 # put in front of PATH.  DIR is that directory (made if needed).
 #   . scripts/debian-python.sh; debian_python DIR
 debian_python() {
