@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test in three lanes side by side: the
-# MPI tests under mpirun on every MPI flavor (Open MPI's but 5.0.7's source
-# build, then arm64, in one; MPICH's, Open MPI 5.0.7's, scripts/sanitize.sh
-# (ASan+UBSan build and MPI tests, TSan stress, fuzzers) and Debian 11 in
-# another; the unit tests and the tests under Slurm in the third).  Prints
+# MPI tests under mpirun on every MPI flavor (Open MPI's in one; MPICH's,
+# arm64 and Debian 11 in another; the unit tests, the tests under Slurm,
+# two long ones, the Open MPI 4.1.4 SPC build's flavor and
+# scripts/sanitize.sh (ASan+UBSan build and MPI tests, TSan stress,
+# fuzzers) in the third).  Prints
 # a summary per flavor, and last the sum of all.
 #   scripts/test.sh
 # The flavors are the distribution's Open MPI 4.1.4 and MPICH 4.0.2, and the
@@ -31,7 +32,7 @@ distro_chroots=("debian13-openmpi debian13-mpich:debian13" "sid-openmpi sid-mpic
 # Debian 11's chroot, made after those (scripts/debian11.sh builds and tests
 # in it, last; doc/testing.md, "Time"); PAPI_MPIT_DEBIAN11=no|yes|auto (below)
 debian11=${PAPI_MPIT_DEBIAN11:-auto}
-# arm64 under qemu-user (scripts/arm64.sh), last in lane 1; PAPI_MPIT_ARM64=no|yes|auto
+# arm64 under qemu-user (scripts/arm64.sh), last in lane 2; PAPI_MPIT_ARM64=no|yes|auto
 arm64=${PAPI_MPIT_ARM64:-auto}
 started=$(date +%s)
 stamp() { printf '[test %3d min] %s\n' $(( ($(date +%s) - started) / 60 )) "$*"; }
@@ -63,7 +64,7 @@ make_chroots() {
   # arm64's chroot takes about 26 min from nothing (its packages configured
   # under qemu-user): made when it is cached, or when the chroots before it
   # came early enough (PAPI_MPIT_ARM64_MAKE_BY minutes, 15: they were
-  # cached) that it is ready about when lane 1 ends; otherwise not made, so
+  # cached) that it is ready about when lane 2 ends; otherwise not made, so
   # that a run from an empty cache is not made longer (status 77: the
   # stage says so and counts a skip; a run that finds the other chroots
   # cached makes it)
@@ -142,11 +143,14 @@ await_built() {
 # ---- three lanes side by side, each flavor as soon as its MPI is there
 # (the distribution's first, then the chroots, then the source builds).
 # The tests take about 1.4 of the 2 cores when run alone (doc/testing.md,
-# "Time"); two lanes fill both.  Lane 1: Open MPI's flavors but 5.0.7's
-# source build, then arm64.  Lane 2: MPICH's, Open MPI 5.0.7's source
-# build, the sanitizers (on openmpi-spc and mpich-events) and Debian 11.
-# Lane 3: the unit tests, then the Slurm tests (Open MPI's only: one
-# private Slurm at a time), which mostly wait on Slurm's clock.
+# "Time"); two lanes fill both, and the third mostly waits at first.
+# Lane 1: Open MPI's flavors (the distribution's, the chroots', 5.0.7's
+# source build, which comes last from an empty cache).  Lane 2: MPICH's,
+# then arm64 and Debian 11.  Lane 3: the unit tests, the Slurm tests
+# (Open MPI's only: one private Slurm at a time), which mostly wait on
+# Slurm's clock, then the two long tests of Open MPI's first flavor,
+# openmpi-spc (the first source build) and the sanitizers (on openmpi-spc
+# and mpich-events).
 # chroot_lane FAMILY LANE: each chroot's flavors of FAMILY
 chroot_lane() {
   local cm fs m f
@@ -170,18 +174,25 @@ source_stage() {
 slurm_tests="t_report_slurm t_report_hang_slurm t_report_hang_sbatch"
 # The unit tests come first in it (scripts/build.sh has built all that
 # make check needs: in every lane make check only runs ctests/run.sh).
+# Then the two longest tests of the openmpi flavor (PAPI's pristine trees
+# built twice, 128 ranks twice: about 4.5 min together), which lane 1 would
+# otherwise end with late, openmpi-spc (the first source build) and the
+# sanitizers.
+long_tests="t_papi_tree t_report_scale"
 lane_slurm() {
   run_check units units MPIT_FLAVORS=none
   run_check 3 slurm-openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi MPIT_TESTS="$slurm_tests"
+  run_check 3 openmpi-long MPIT_UNITS=no MPIT_FLAVORS=openmpi MPIT_TESTS="$long_tests"
+  source_stage 3 openmpi-spc
+  lane_sanitize
 }
 lane_openmpi() {
-  run_check 1 openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi MPIT_EXCLUDE="$slurm_tests"
+  run_check 1 openmpi MPIT_UNITS=no MPIT_FLAVORS=openmpi MPIT_EXCLUDE="$slurm_tests $long_tests"
   chroot_lane openmpi 1
-  source_stage 1 openmpi-spc
-  lane_arm64
+  source_stage 1 openmpi-5.0.7-spc
 }
 
-# ---- arm64, last in lane 1: libpapi with the component, the Open MPI
+# ---- arm64, last in lane 2: libpapi with the component, the Open MPI
 # backend and the interposer cross-compiled against a Debian 12 arm64
 # chroot, the report's unit tests and a 4-rank exact call-site run under
 # qemu-user (scripts/arm64.sh check; doc/testing.md, "arm64").  "auto"
@@ -193,38 +204,31 @@ lane_arm64() {
   await arm64 $chrooter
   local took=$(( ($(date +%s) - started) / 60 ))
   if [ "$rc" = 77 ] && [ -s "$logs/mpi-arm64.log" ]; then
-    summarize 1 arm64 "0 passed, 0 failed, 1 skipped (binfmt_misc cannot run arm64 binaries here: $(tail -1 "$logs/mpi-arm64.log"))"
+    summarize 2 arm64 "0 passed, 0 failed, 1 skipped (binfmt_misc cannot run arm64 binaries here: $(tail -1 "$logs/mpi-arm64.log"))"
   elif [ "$rc" = 77 ]; then
-    summarize 1 arm64 "0 passed, 0 failed, 1 skipped (its chroot is not in the cache, and making it, about 26 min, would have made this run longer)"
+    summarize 2 arm64 "0 passed, 0 failed, 1 skipped (its chroot is not in the cache, and making it, about 26 min, would have made this run longer)"
   elif [ "$rc" != 0 ]; then
     tail -20 "$logs/mpi-arm64.log"
-    summarize 1 arm64 "0 passed, 1 failed, 0 skipped (the arm64 chroot was not made)"
+    summarize 2 arm64 "0 passed, 1 failed, 0 skipped (the arm64 chroot was not made)"
   elif [ "$arm64" = auto ] && [ "$took" -gt "${PAPI_MPIT_ARM64_BY:-78}" ]; then
-    summarize 1 arm64 "0 passed, 0 failed, 1 skipped (left out after $took min; PAPI_MPIT_ARM64=yes runs it)"
+    summarize 2 arm64 "0 passed, 0 failed, 1 skipped (left out after $took min; PAPI_MPIT_ARM64=yes runs it)"
   else
     stamp "arm64 chroot ready in $((secs / 60)) min $((secs % 60)) s"
-    ARM64_BUILD=$BUILD/arm64 CHECK="bash $top/scripts/arm64.sh check" run_check 1 arm64
+    ARM64_BUILD=$BUILD/arm64 CHECK="bash $top/scripts/arm64.sh check" run_check 2 arm64
   fi
 }
-# Lane 2 also takes Open MPI 5.0.7's source build (lane 1 holds the Slurm
-# tests and arm64): before the sanitizers when it is built by then (a
-# cached run), after them otherwise (its build comes last from nothing).
 lane_mpich() {
   run_check 2 mpich MPIT_UNITS=no MPIT_FLAVORS=mpich
   chroot_lane mpich 2
   source_stage 2 mpich-events
-  if [ -f "$logs/mpi-openmpi-5.0.7-spc.done" ]; then
-    source_stage 2 openmpi-5.0.7-spc
-    lane_sanitize
-  else
-    lane_sanitize
-    source_stage 2 openmpi-5.0.7-spc
-  fi
   lane_debian11
+  lane_arm64
 }
 lane_sanitize() {
-  # the sanitizers' MPI tests run on openmpi-spc and mpich-events
+  # the sanitizers' MPI tests run on openmpi-spc and mpich-events (both
+  # built by then, or their own stages say why not)
   await openmpi-spc $builder
+  await mpich-events $builder
   stamp "sanitizers and fuzzers"
   local src line
   bash "$top/scripts/sanitize.sh" >"$logs/sanitize.log" 2>&1
@@ -234,12 +238,13 @@ lane_sanitize() {
   # a failure the sanitizers did not count still counts one
   [ $src -eq 0 ] || ! grep -q ' 0 failed' <<<"$line" || line="${line/ 0 failed/ 1 failed}"
   grep -E '^FAIL' "$logs/sanitize.log" | head -20
-  summarize 2 sanitize "$line"
+  summarize 3 sanitize "$line"
 }
 
-# ---- Debian 11, last in lane 2: the project built inside its chroot with
-# the README's commands, and a subset of the tests run there on its Open
-# MPI 4.1.0 and MPICH 3.4.1 (scripts/debian11.sh says which and why).  The
+# ---- Debian 11, in lane 2 before arm64: the project built inside its
+# chroot with the README's commands, and a subset of the tests run there
+# on its Open MPI 4.1.0 and MPICH 3.4.1 (scripts/debian11.sh says which
+# and why).  The
 # build runs in the background once the chroot is made (scripts/debian11.sh
 # build; its tree stays in the cache, so later runs rebuild what changed);
 # the stage then runs the tests (a few minutes).  "auto" (the default)
