@@ -204,8 +204,8 @@ slurm_tests="t_report_slurm t_report_hang_slurm t_report_hang_sbatch"
 # The unit tests come first in it (scripts/build.sh has built all that
 # make check needs: in every lane make check only runs ctests/run.sh).
 # Then the openmpi flavor's t_papi_tree (PAPI's two pristine trees built:
-# about 2 min, little of it depends on the MPI), openmpi-spc (the first
-# source build) and the sanitizers.  t_report_scale (128 ranks) stays in
+# about 2 min, mostly compiling), openmpi-spc (the first source build) and
+# the sanitizers.  t_report_scale (128 ranks) stays in
 # lane 1: beside a test whose launcher's 10 s timeout must find every rank
 # past MPI_Init (t_report_hang) it took that test's ranks' CPU.
 long_tests="t_papi_tree"
