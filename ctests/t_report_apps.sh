@@ -5,7 +5,8 @@
 # ESPRESSO (pw.x, an SCF of bulk silicon with the package's Si.pz-vbc.UPF),
 # at 3 ranks.  Each runs twice: without the tool under Open MPI's
 # monitoring (pml_monitoring_enable=2, whose "E" lines at MPI_Finalize are
-# the program's own point-to-point messages and bytes per pair), then under
+# the program's own point-to-point messages and bytes per pair, one file
+# per rank), then under
 # papi-mpit-report.  The report's program matrix must equal the E lines
 # pair by pair (messages and bytes), the sites' sent bytes must add up to
 # the matrix and equal the bytes their receives got, and sites must be in
@@ -25,20 +26,32 @@ np=3
 app() {
   local name=$1; shift
   # the flavor's "--mca pml ob1" would keep the monitoring PML out
-  timeout 300 $MPIRUN ${MPIRUN_OPTS/--mca pml ob1/--mca pml ob1,monitoring} -np $np --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 1 \
+  # each rank writes its E lines to its own file ($name.mon.RANK.prof:
+  # any output value but 1 and 2, with a file name): on stdout they pass
+  # through the launcher's forwarding, where one rank's line was once cut
+  # by another's and a pair went missing
+  rm -f $name.mon.*.prof
+  timeout 300 $MPIRUN ${MPIRUN_OPTS/--mca pml ob1/--mca pml ob1,monitoring} -np $np --mca pml_monitoring_enable 2 \
+    --mca pml_monitoring_enable_output 3 --mca pml_monitoring_filename "$PWD/$name.mon" \
     --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_alltoall_algorithm 2 \
     "$@" >$name.mon.out 2>$name.mon.err || { fail "$name with the monitoring: exit $?"; tail $name.mon.err; return; }
   timeout 300 $MPIRUN $MPIRUN_OPTS -np $np "$wrap" -q -o $name.out "$@" >$name.tool.out 2>$name.tool.err \
     || { fail "$name under the tool: exit $?"; tail $name.tool.err; return; }
-  python3 - $name $name.mon.out $name.out/report.json "$(basename "$(readlink -f "$(command -v "$1")")")" <<'PY' || fails=$((fails + 1))
-import json, re, sys
-name, mon, rep, prog = sys.argv[1:]
+  python3 - $name $np $name.out/report.json "$(basename "$(readlink -f "$(command -v "$1")")")" <<'PY' || fails=$((fails + 1))
+import json, os, re, sys
+name, np, rep, prog = sys.argv[1:]
 e = {}
-for line in open(mon):
-    m = re.match(r"E\t(\d+)\t(\d+)\t(\d+) bytes\t(\d+) msgs sent", line)
-    if m:
-        s, r, b, n = map(int, m.groups())
-        e[(s, r)] = (n, b)
+missing = []
+for rank in range(int(np)):
+    mon = f"{name}.mon.{rank}.prof"
+    if not os.path.exists(mon):
+        missing.append(mon)
+        continue
+    for line in open(mon):
+        m = re.match(r"E\t(\d+)\t(\d+)\t(\d+) bytes\t(\d+) msgs sent", line)
+        if m:
+            s, r, b, n = map(int, m.groups())
+            e[(s, r)] = (n, b)
 d = json.load(open(rep))
 mat = {(c["sender"], c["receiver"]): (c["messages"], c["bytes"]) for c in d["program_matrix"]["cells"]}
 sites = d["call_sites"]["sites"]
@@ -53,7 +66,8 @@ def check(c, what):
     global fails
     print(("ok: " if c else "FAIL: ") + f"{name}: {what}")
     fails += not c
-check(len(e) > 0, f"Open MPI's monitoring printed {len(e)} E lines")
+check(not missing, f"each rank's monitoring file is there" if not missing else f"monitoring files missing: {missing}")
+check(len(e) > 0, f"Open MPI's monitoring wrote {len(e)} E lines")
 diff = {p: (e.get(p), mat.get(p)) for p in set(e) | set(mat) if e.get(p) != mat.get(p)}
 check(not diff, f"the program matrix equals the E lines on all {len(e)} pairs" if not diff
       else f"pairs (E line, matrix) that differ: {sorted(diff.items())[:6]}")
