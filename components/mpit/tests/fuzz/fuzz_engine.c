@@ -281,10 +281,11 @@ static void dispatch(model_t *m, src_t *s, uint64_t *ts)
     int n = mpit_engine_elements_to_read(m->e, id);
     int64_t *el;
 
+    /* a step past 0 or 2^64 wraps the clock, a jump as wild as a random one */
     switch (t >> 6) {
-    case 0: *ts += t & 63; break;
-    case 1: *ts += (uint64_t)(t & 63) << 20; break;
-    case 2: *ts -= t & 63; break; /* clocks of two threads disagree */
+    case 0: m->wild |= __builtin_add_overflow(*ts, (uint64_t)(t & 63), ts); break;
+    case 1: m->wild |= __builtin_add_overflow(*ts, (uint64_t)(t & 63) << 20, ts); break;
+    case 2: m->wild |= __builtin_sub_overflow(*ts, (uint64_t)(t & 63), ts); break; /* clocks of two threads disagree */
     default: *ts = u64(s); m->wild = 1;
     }
     if (how % 4 == 3) n = (int)(how >> 2) % 9; /* a front end passing too few or too many */
