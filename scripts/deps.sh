@@ -32,7 +32,7 @@ PACKAGES=(
   libhwloc-dev libevent-dev libpmix-dev
   libfabric-dev libpsm-infinipath1-dev libpsm2-dev librdmacm-dev libibverbs-dev
   netpipe-openmpi librsvg2-bin iproute2 groff-base clang-format python3-mpi4py
-  libdw-dev libjansson-dev hpcc cp2k quantum-espresso
+  libdw-dev libjansson-dev hpcc cp2k quantum-espresso quantum-espresso-data
   libotf2-trace-dev otf2-tools
   flex bison perl debootstrap
   chromium
