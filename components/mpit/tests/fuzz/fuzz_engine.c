@@ -285,7 +285,9 @@ static void dispatch(model_t *m, src_t *s, uint64_t *ts)
     switch (t >> 6) {
     case 0: m->wild |= __builtin_add_overflow(*ts, (uint64_t)(t & 63), ts); break;
     case 1: m->wild |= __builtin_add_overflow(*ts, (uint64_t)(t & 63) << 20, ts); break;
-    case 2: m->wild |= __builtin_sub_overflow(*ts, (uint64_t)(t & 63), ts); break; /* clocks of two threads disagree */
+    case 2: /* clocks of two threads disagree */
+        m->wild |= __builtin_sub_overflow(*ts, (uint64_t)(t & 63), ts);
+        break;
     default: *ts = u64(s); m->wild = 1;
     }
     if (how % 4 == 3) n = (int)(how >> 2) % 9; /* a front end passing too few or too many */
