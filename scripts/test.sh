@@ -309,7 +309,11 @@ run_stage() {
 # brackets): the queue then ends with short stages in every lane.  The
 # tests take about 1.4 of the 2 cores when run alone (doc/testing.md,
 # "Time"); three lanes fill both.  Debian 11 and arm64 come last: from
-# an empty cache their chroots come last.
+# an empty cache their chroots come last.  t_report_scale (128 ranks) and
+# openmpi's t_report_hang, whose launcher's 10 s timeout must find every
+# rank past MPI_Init, share the openmpi stage, so never run side by side:
+# in two lanes the 128 ranks once left the other test's ranks too little
+# CPU (no state at all, a failure).
 stages=(openmpi           # [19] the family-scoped tests land here
         sanitize          # [14]
         sid-openmpi       # [10]
