@@ -43,12 +43,12 @@ step() {
   "$@" >"$log" 2>&1
   record $? "$name" "$log" $((SECONDS - t0))
 }
-record() { # record STATUS NAME LOG SECONDS; returns STATUS
+record() { # record STATUS NAME LOG SECONDS [LINES of the log shown on failure]; returns STATUS
   if [ "$1" -eq 0 ]; then
     passed=$((passed + 1)); echo "PASS $2 (${4}s)"
   else
     failed=$((failed + 1)); failures+=("$2"); echo "FAIL $2 (${4}s; log $3)"
-    tail -25 "$3" | sed 's/^/    /'
+    tail -"${5:-25}" "$3" | sed 's/^/    /'
   fi
   return "$1"
 }
@@ -224,7 +224,9 @@ EOF
   mpi_env "$R" env MPIT_FLAVORS="$FLAVORS" MPIT_TESTS="$tests" MPIT_RANKS=${MPIT_RANKS:-largest} \
     PAPI_BUILD=$A/papi-build PAPI_MPIT_BACKEND_DIR=$A/.libs MPIT_SRCDIR=$top MPIT_BUILDDIR=$A \
     bash "$top/ctests/run.sh" > "$W/logs/asan-mpi-tests.log" 2>&1
-  grep -E '^(PASS|FAIL|SKIP) ' "$W/logs/asan-mpi-tests.log" | sed -E 's/^(PASS|FAIL|SKIP) /\1 asan\//; s/ \(exit .*//'
+  # a failure keeps the lines run.sh indented under it (why, the log's end)
+  awk '/^(PASS|FAIL|SKIP) / { sub(/^(PASS|FAIL|SKIP) /, "&asan/"); sub(/ \(exit .*/, ""); print; failing = /^FAIL/; next }
+       failing && /^    / { print }' "$W/logs/asan-mpi-tests.log"
   summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$W/logs/asan-mpi-tests.log" | tail -1)
   echo "asan/mpi-tests: ${summary:-no summary} ($((SECONDS - t0))s; log $W/logs/asan-mpi-tests.log)"
   if [ -n "$summary" ]; then
@@ -253,8 +255,13 @@ EOF
         next }
       want && /^ *$/ { print "  " what " at " first " (no frame in this project)"; want = 0 }
     ' $reports | sort | uniq -c | sort -rn | head -20
+    # the first reports themselves: CI's output is all a reader may get
+    for r in $(echo $reports | tr ' ' '\n' | head -3); do
+      echo "--- $r"
+      grep -m1 -A40 -E 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$r"
+    done
   } > "$W/logs/asan-reports.log"
-  record "$([ -z "$reports" ]; echo $?)" asan/no-sanitizer-reports "$W/logs/asan-reports.log" 0
+  record "$([ -z "$reports" ]; echo $?)" asan/no-sanitizer-reports "$W/logs/asan-reports.log" 0 150
 fi
 
 echo

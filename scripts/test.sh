@@ -249,7 +249,10 @@ stage_sanitize() {
   [ -n "$line" ] || line="0 passed, 0 failed"
   # a failure the sanitizers did not count still counts one
   [ $src -eq 0 ] || ! grep -q ' 0 failed' <<<"$line" || line="${line/ 0 failed/ 1 failed}"
-  grep -E '^FAIL' "$logs/sanitize.log" | head -20
+  # each failure with the lines indented under it: the report itself when a
+  # sanitizer spoke (CI's output is all a reader may get)
+  awk '/^FAIL/ { failing = 1; print; next } !/^    / { failing = 0 } failing { print }' \
+    "$logs/sanitize.log" | head -120
   summarize sanitize "$line"
 }
 
