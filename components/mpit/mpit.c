@@ -460,6 +460,21 @@ static int mpit_ntv_name_to_code(const char *name, unsigned int *code)
     GUARDED(mpit_ntv_name_to_code_unguarded(name, code));
 }
 
+/* The interrupted thread's stack pointer; where the machine is not known
+ * here, this handler's own frame (the same stack unless the tool set an
+ * alternate signal stack). */
+static const void *mpit_interrupted_sp(void *uc)
+{
+#if defined(__x86_64__)
+    return (const void *)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+    return (const void *)((ucontext_t *)uc)->uc_mcontext.sp;
+#else
+    (void)uc;
+    return __builtin_frame_address(0);
+#endif
+}
+
 /* PAPI's software overflow (PAPI_overflow on a component without
  * interrupts, as hpcrun calls it) runs this from its interval timer's
  * signal: PAPI reads the running set and calls the user's handler for each
@@ -474,6 +489,10 @@ static void mpit_dispatch_timer(int signal, hwd_siginfo_t *info, void *uc)
     hw_context.si = info;
     hw_context.ucontext = (hwd_ucontext_t *)uc;
     vptr_t address = GET_OVERFLOW_ADDRESS(hw_context);
+    /* a tick inside MPI_Finalize before the component heard of it, where
+     * the release already freed what a read touches: no read, no sample */
+    const mpit_backend_t *b = mpit_backend();
+    if (b && b->in_finalize_window && b->in_finalize_window(address, mpit_interrupted_sp(uc))) return;
     mpit_guard_signal_begin();
     _papi_hwi_dispatch_overflow_signal(&hw_context, address, NULL, 0, 0, &thread,
                                        _mpit_vector.cmp_info.CmpIdx);

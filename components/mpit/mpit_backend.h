@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bump when the struct below changes; a backend of another version is refused. */
-#define MPIT_BACKEND_ABI    16
+#define MPIT_BACKEND_ABI    17
 #define MPIT_BACKEND_SYMBOL "mpit_backend_entry"
 
 #define MPIT_NAME_LEN    256  /* an MPI_T variable or event name */
@@ -215,6 +215,12 @@ typedef struct mpit_backend {
     /* Has the MPI deliver what its unordered sources hold back (Open MPI
      * 6.0 aggregates memory releases until asked); not on a hot path. */
     void (*event_flush)(void);
+
+    /* From a signal handler: 1 when the thread interrupted at pc (stack
+     * pointer sp) is inside MPI_Finalize where the release has freed what
+     * a read would touch and the finalize hook has not run yet (Open MPI
+     * 4.1's SPCs); the handler then reads nothing.  Async-signal-safe. */
+    int (*in_finalize_window)(const void *pc, const void *sp);
 } mpit_backend_t;
 
 typedef const mpit_backend_t *(*mpit_backend_entry_fn)(void);

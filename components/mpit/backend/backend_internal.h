@@ -46,6 +46,16 @@ void *backend_comm_object(int comm);
 /* Right before MPI_Finalize, where the release would crash freeing them
  * after its SPCs ended (finalize_windows.c): frees the windows left open. */
 void backend_free_windows_left_open(void);
+/* 1 on a release whose MPI_Finalize ends the SPCs before the component's
+ * MPI_COMM_SELF callback runs (Open MPI 4.0, 4.1: finalize_spc_window.c). */
+int backend_spc_end_first(void);
+/* Once MPI runs, on the thread that will call MPI_Finalize: what
+ * backend_in_finalize_window looks for. */
+void backend_finalize_window_prepare(void);
+/* 1 when the thread interrupted at pc with stack pointer sp is inside
+ * MPI_Finalize on such a release, where reading an SPC would crash;
+ * async-signal-safe. */
+int backend_in_finalize_window(const void *pc, const void *sp);
 /* 1 when the variable can be bound to MPI_COMM_WORLD only. */
 int backend_pvar_world_only(const char *name);
 

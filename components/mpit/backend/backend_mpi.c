@@ -125,6 +125,7 @@ static void watch_finalize(void)
         int k = self_keyval; /* the attribute keeps it alive; self_keyval stays as the "watching" mark */
         PMPI_Comm_free_keyval(&k);
     }
+    backend_finalize_window_prepare();
 }
 
 static int init(char *why, size_t why_len)
@@ -386,6 +387,7 @@ static mpit_backend_t backend = {
     .batch_create = batch_create,
     .batch_read = batch_read,
     .batch_free = batch_free,
+    .in_finalize_window = backend_in_finalize_window,
 };
 
 const mpit_backend_t *mpit_backend_entry(void);

@@ -20,13 +20,6 @@
 #include "family_quirks.h"
 
 #if defined(OPEN_MPI)
-static const struct {
-    const char *label, *version;
-} spc_end_first[] = {
-    {"Open MPI v", "4.1."},
-    {"Open MPI v", "4.0."},
-};
-
 /* Fortran handles of windows are indices; more windows open at once than
  * this is not seen in practice, and looking one up costs a bounds check */
 #define WINDOW_INDICES 65536
@@ -36,11 +29,7 @@ void backend_free_windows_left_open(void)
 {
 #if defined(OPEN_MPI)
     const char *attached = getenv("OMPI_MCA_mpi_spc_attach");
-    int affected = 0;
-    if (!backend_family.open_mpi || !attached || !*attached) return;
-    for (size_t i = 0; i < sizeof spc_end_first / sizeof spc_end_first[0]; i++)
-        affected |= backend_release_is(spc_end_first[i].label, spc_end_first[i].version);
-    if (!affected) return;
+    if (!attached || !*attached || !backend_spc_end_first()) return;
     for (int i = 1; i < WINDOW_INDICES; i++) { /* 0 is MPI_WIN_NULL */
         MPI_Win w = PMPI_Win_f2c(i);
         if (w == NULL || w == MPI_WIN_NULL) continue;
