@@ -59,6 +59,14 @@ children_cpu() {
 }
 last_record=$SECONDS
 children_cpu; last_cpu=$REPLY
+# Each test its own TMPDIR (in /tmp, which the chroots share): the
+# launchers name their session directories after their pid (PRRTE:
+# prterun.HOST.PID.0, ORTE: ompi.HOST.PID), a job the tests kill leaves its
+# directory behind, and pids wrap at 32768 on these machines: a later
+# prterun given that pid failed in prte_init ("prte_session_dir failed",
+# "Exists").
+fresh_tmp() { test_tmp=$(mktemp -d /tmp/papi-mpit-test.XXXXXX); }
+
 record() { # record STATUS LABEL LOG
   children_cpu
   printf '%s\t%s\t%s\t%d.%03d\n' "$2" $((SECONDS - last_record)) "$1" $(((REPLY - last_cpu) / 1000)) $(((REPLY - last_cpu) % 1000)) >>"$logdir/times.tsv"
@@ -69,7 +77,7 @@ record() { # record STATUS LABEL LOG
     *)  failed=$((failed + 1)); failures+=("$2"); echo "FAIL $2 (exit $1; log $3)"
         # the test's own failure lines first (a long stderr dump after them
         # must not hide why), then the log's end
-        grep -E '^ *FAIL' "$3" | head -5 | sed 's/^/    /'; tail -10 "$3" | sed 's/^/    /' ;;
+        grep -E '^ *FAIL|^rank [0-9]+: FAIL' "$3" | head -5 | sed 's/^/    /'; tail -10 "$3" | sed 's/^/    /' ;;
   esac
 }
 
@@ -222,14 +230,16 @@ for flavor in $ALL_FLAVORS; do
     fi
     for np in "${counts[@]}"; do
       log=$logdir/$flavor-$name-np$np.log
-      (cd "$bin" && timeout 180 $MPIRUN $MPIRUN_OPTS -np "$np" "./$name") >"$log" 2>&1
+      fresh_tmp
+      (cd "$bin" && TMPDIR=$test_tmp timeout 180 $MPIRUN $MPIRUN_OPTS -np "$np" "./$name") >"$log" 2>&1
       rc=$?
       if [ $rc -ne 0 ] && lsan_tool_crash "$name" "$log"; then
         mv "$log" "$log.tool-crash"
         echo "(LeakSanitizer crashed in $flavor/$name np=$np: run again; $log.tool-crash)"
-        (cd "$bin" && timeout 180 $MPIRUN $MPIRUN_OPTS -np "$np" "./$name") >"$log" 2>&1
+        (cd "$bin" && TMPDIR=$test_tmp timeout 180 $MPIRUN $MPIRUN_OPTS -np "$np" "./$name") >"$log" 2>&1
         rc=$?
       fi
+      rm -rf "$test_tmp"
       # a skip is said by rank 0; mpirun may turn 77 into 1 if some rank exits
       # first.  A run with any FAIL line is never a skip.
       grep -q '^SKIP' "$log" && ! grep -q 'FAIL' "$log" && [ $rc -ne 0 ] && rc=77
@@ -256,8 +266,11 @@ for flavor in $ALL_FLAVORS; do
     # that their spinning takes what the other CI lane leaves, not half of it
     niceness=$(sed -n 's/^# nice: *\([0-9]*\).*$/\1/p' "$script" | head -1)
     log=$logdir/$flavor-$name.log
-    (cd "$bin" && nice -n "${niceness:-0}" timeout "$limit" bash "$script") >"$log" 2>&1
-    record $? "$flavor/$name" "$log"
+    fresh_tmp
+    (cd "$bin" && TMPDIR=$test_tmp nice -n "${niceness:-0}" timeout "$limit" bash "$script") >"$log" 2>&1
+    rc=$?
+    rm -rf "$test_tmp"
+    record $rc "$flavor/$name" "$log"
   done
 done
 

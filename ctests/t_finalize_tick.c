@@ -72,6 +72,7 @@ int main(int argc, char **argv)
     /* after the component's attribute: deleted before it */
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, tick_inside_finalize, &keyval, NULL);
     MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
+    MPI_Comm_free_keyval(&keyval); /* the attribute keeps it until MPI_Finalize */
 
     bursts_run(check_rank, B, T, 0.05, NULL);
     CHECK_PAPI(PAPI_read(set, v));
