@@ -13,14 +13,16 @@
  * component's look, this test dies in that callback on openmpi-spc.
  *
  * Traffic (common/bursts.h): 2 bursts of 20 unexpected messages to rank 1.
- * Asserted: the callback ran with PAPI's handler installed for SIGPROF and
- * MPI_Finalize returned; the overflow handler ran as the counts crossed the
+ * Asserted: the callback ran before the component heard that MPI ends
+ * (papi_mpit_after_init still PAPI_OK there), with PAPI's handler installed
+ * for SIGPROF, and MPI_Finalize returned; the overflow handler ran as the counts crossed the
  * threshold; PAPI_stop after MPI_Finalize gives exactly the count read
  * before it (40 on rank 1, 1 on rank 0).
  * flavors: openmpi-spc mpich-events
  * ranks: 2 */
 #include "check.h"
 #include "bursts.h"
+#include "papi_mpit.h"
 
 #include <signal.h>
 
@@ -29,7 +31,7 @@
 #define T     20
 
 static int set = PAPI_NULL;
-static volatile sig_atomic_t calls, callback_ran, handler_installed;
+static volatile sig_atomic_t calls, callback_ran, handler_installed, component_unaware;
 
 static void handler(int event_set, void *address, long long vector, void *context)
 {
@@ -49,6 +51,9 @@ static int tick_inside_finalize(MPI_Comm comm, int keyval, void *attr, void *ext
     (void)extra;
     struct sigaction now;
     callback_ran = 1;
+    /* the component has not heard that MPI ends: this is the window (after
+     * its MPI_COMM_SELF callback the answer is PAPI_ENOINIT) */
+    component_unaware = papi_mpit_after_init() == PAPI_OK;
     if (sigaction(SIGPROF, NULL, &now) == 0 && now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN) {
         handler_installed = 1;
         raise(SIGPROF);
@@ -82,6 +87,7 @@ int main(int argc, char **argv)
 
     MPI_Finalize();
     CHECK(callback_ran, "the MPI_COMM_SELF delete callback did not run in MPI_Finalize");
+    CHECK(component_unaware, "the callback ran after the component's own: the tick was not in the window");
     CHECK(handler_installed, "SIGPROF had no handler in MPI_Finalize: the tick was not raised");
     CHECK_PAPI(PAPI_stop(set, stopped));
     CHECK(stopped[0] == want, "%s stopped at %lld after MPI_Finalize, expected %lld", EVENT, stopped[0],

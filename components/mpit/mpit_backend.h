@@ -219,7 +219,7 @@ typedef struct mpit_backend {
     /* From a signal handler: 1 when the thread interrupted at pc (stack
      * pointer sp) is inside MPI_Finalize where the release has freed what
      * a read would touch and the finalize hook has not run yet (Open MPI
-     * 4.1's SPCs); the handler then reads nothing.  Async-signal-safe. */
+     * 4.0 and 4.1's SPCs); the handler then reads nothing.  Async-signal-safe. */
     int (*in_finalize_window)(const void *pc, const void *sp);
 } mpit_backend_t;
 
